@@ -1,0 +1,54 @@
+# P4TC offload stack: top-level build and test entry points.
+#
+#   make demo     boot the guest and show the kernel and tools
+#   make check    build everything that changed, run every test,
+#                 end with "N passed, N failed"
+#
+# Every target installs what it needs (make deps) and rebuilds only what
+# changed; the build scripts under scripts/ hold the logic, build/ holds
+# every output (see docs/building.md).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+.PHONY: help deps kernel qemu iproute2 build check demo shell series clean distclean
+
+help:
+	@echo "make demo      boot the test guest and show the kernel and tools"
+	@echo "make check     build what changed and run all tests"
+	@echo "make build     kernel, QEMU and iproute2 (incremental)"
+	@echo "make shell     interactive shell in the test guest"
+	@echo "make series    git format-patch series of our kernel changes (build/series/)"
+	@echo "make deps      install Debian packages, fetch qemu and iproute2 sources"
+
+deps:
+	@scripts/deps.sh
+
+kernel: deps
+	@scripts/timed kernel scripts/build-kernel.sh
+
+qemu: deps
+	@scripts/timed qemu scripts/build-qemu.sh
+
+iproute2: kernel
+	@scripts/timed iproute2 scripts/build-iproute2.sh
+
+build: kernel qemu iproute2
+
+check: build
+	@tests/check
+
+demo: build
+	@scripts/demo.sh
+
+shell: build
+	@tests/vm/run
+
+series: deps
+	@scripts/series.sh
+
+clean:
+	rm -rf build/linux/obj build/linux/mods build/qemu build/iproute2 build/vm build/series
+
+distclean:
+	rm -rf build

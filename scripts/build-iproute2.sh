@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Build tc and ip from Debian's iproute2 6.1 source with kernel/iproute2/
+# patches, against the patched kernel's UAPI headers: every UAPI header
+# that our kernel patches change or our overlay adds is copied (as
+# sanitized by headers_install) over iproute2's own copy.
+set -euo pipefail
+step=iproute2
+. "$(dirname "$0")/lib.sh"
+
+src=$build/src/iproute2
+out=$build/iproute2
+ksrc=$build/linux/src
+khdr=$build/linux/headers/include
+mkdir -p "$out/bin"
+[ -e "$src/.p4tc-fetched" ] || die "iproute2 source missing: run make deps"
+[ -d "$khdr" ] || die "kernel headers missing: build the kernel first (make kernel)"
+
+tree_make_pristine "$src"
+tree_apply_patches "$src" "$top/kernel/iproute2" "$out/patches.stamp"
+
+# UAPI headers our kernel changes or adds.
+changed=$( { git_in "$ksrc" diff --name-only pristine -- include/uapi/linux
+	     git_in "$ksrc" ls-files --others -- include/uapi/linux; } | sort -u)
+for f in $changed; do
+	name=${f#include/uapi/linux/}
+	[ -e "$khdr/linux/$name" ] || continue
+	cmp -s "$khdr/linux/$name" "$src/include/uapi/linux/$name" ||
+		cp "$khdr/linux/$name" "$src/include/uapi/linux/$name"
+done
+
+if [ ! -e "$src/config.mk" ]; then
+	run_logged iproute2-configure sh -c "cd '$src' && ./configure"
+fi
+say "make tc ip (log: $logs/iproute2-build.log)"
+run_logged iproute2-build make -C "$src" -j"$jobs" SUBDIRS="lib tc ip"
+for t in tc/tc ip/ip; do
+	cmp -s "$src/$t" "$out/bin/${t#*/}" || cp "$src/$t" "$out/bin/${t#*/}"
+done
+say "ok: $("$out/bin/tc" -V)"

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Build the guest kernel: Debian's linux-source-6.1, kernel/patches/ applied
+# in series order, the kernel/linux/ overlay copied in, kernel/config/
+# fragments merged onto tinyconfig.  Incremental: the tree is extracted
+# once (as a git repository whose first commit is the pristine source) and
+# only files whose bytes changed are rewritten, so make rebuilds only what
+# depends on them.
+#
+# Layout under build/linux/:
+#   src/      the source tree (git: tag "pristine" is Debian's source)
+#   obj/      the object tree (make O=)
+#   mods/     modules_install output (guest binds mods/lib/modules)
+#   headers/  headers_install output (iproute2 builds against it)
+set -euo pipefail
+step=kernel
+. "$(dirname "$0")/lib.sh"
+
+tarball=/usr/src/linux-source-6.1.tar.xz
+kdir=$build/linux
+src=$kdir/src
+obj=$kdir/obj
+mkdir -p "$kdir" "$obj"
+
+[ -r "$tarball" ] || die "$tarball missing: run make deps"
+
+git_src() { git -C "$src" -c user.name=p4tc -c user.email=p4tc@localhost "$@"; }
+
+# 1. Extract once.
+if [ ! -e "$src/.p4tc-pristine" ]; then
+	say "extracting $tarball (once)"
+	rm -rf "$src" "$src.tmp"
+	mkdir -p "$src.tmp"
+	run_logged kernel-extract tar -C "$src.tmp" --strip-components=1 -xf "$tarball"
+	run_logged kernel-git-init sh -c "cd '$src.tmp' && git init -q && \
+		git -c user.name=p4tc -c user.email=p4tc@localhost add -A -f . && \
+		git -c user.name=p4tc -c user.email=p4tc@localhost commit -q -m pristine && \
+		git tag pristine"
+	mv "$src.tmp" "$src"
+	touch "$src/.p4tc-pristine"
+	rm -f "$kdir/patches.stamp" "$kdir/overlay.manifest"
+fi
+
+# 2. Patches: when the series changed, return the patched files to pristine
+# and apply the new series.  git only rewrites files that differ.
+patches=()
+while IFS= read -r -d '' p; do patches+=("$p"); done \
+	< <(find "$top/kernel/patches" -name '*.patch' -print0 2>/dev/null | sort -z)
+phash=$(hash_of "${patches[@]}")
+if [ "$(cat "$kdir/patches.stamp" 2>/dev/null)" != "$phash" ]; then
+	say "applying ${#patches[@]} patches"
+	git_src reset -q --hard pristine
+	for p in "${patches[@]}"; do
+		if ! git_src apply --whitespace=nowarn "$p" >"$logs/kernel-patch.log" 2>&1; then
+			rm -f "$kdir/patches.stamp"
+			die "patch ${p#"$top"/} does not apply (see $logs/kernel-patch.log)"
+		fi
+	done
+	echo "$phash" >"$kdir/patches.stamp"
+fi
+
+# 3. Overlay: new files only.  Changing an existing kernel file is a patch.
+while IFS= read -r -d '' f; do
+	rel=${f#"$top/kernel/linux/"}
+	if git_src cat-file -e "pristine:$rel" 2>/dev/null; then
+		die "kernel/linux/$rel exists in the pristine tree: change it with a patch in kernel/patches/"
+	fi
+done < <(find "$top/kernel/linux" -type f -print0 2>/dev/null)
+sync_overlay "$top/kernel/linux" "$src" "$kdir/overlay.manifest"
+
+# 4. Configuration: tinyconfig + fragments, redone only when they change.
+frags=("$top"/kernel/config/*.config)
+chash=$(hash_of "${frags[@]}")
+if [ ! -e "$obj/.config" ] || [ "$(cat "$kdir/config.stamp" 2>/dev/null)" != "$chash" ]; then
+	say "configuring (tinyconfig + ${#frags[@]} fragments)"
+	run_logged kernel-config sh -c "
+		make -C '$src' O='$obj' tinyconfig &&
+		cd '$obj' && '$src/scripts/kconfig/merge_config.sh' -m -O '$obj' '$obj/.config' $(printf "'%s' " "${frags[@]}") &&
+		make -C '$src' O='$obj' olddefconfig"
+	# Every symbol a fragment asks for must have taken: a silent drop
+	# (unmet dependency) is a configuration bug, not a warning.
+	bad=0
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*)
+			sym=${line%%=*}
+			grep -qxF "$line" "$obj/.config" || {
+				echo "kernel: $sym: asked '$line', got '$(grep -E "^(# )?$sym[= ]" "$obj/.config" || echo unset)'" >&2
+				bad=1
+			}
+			;;
+		"# CONFIG_"*" is not set")
+			sym=${line#\# }
+			sym=${sym%% *}
+			if grep -qE "^$sym=" "$obj/.config"; then
+				echo "kernel: $sym: asked unset, got set" >&2
+				bad=1
+			fi
+			;;
+		esac
+	done < <(cat "${frags[@]}")
+	[ "$bad" = 0 ] || die "configuration fragments did not all apply (log: $logs/kernel-config.log)"
+	echo "$chash" >"$kdir/config.stamp"
+fi
+
+# 5. Build.  LOCALVERSION set (empty) keeps setlocalversion from appending
+# a "+" because the source tree is a git repository.
+say "make bzImage modules (-j$jobs; log: $logs/kernel-build.log)"
+run_logged kernel-build make -C "$src" O="$obj" -j"$jobs" LOCALVERSION= bzImage modules
+run_logged kernel-modules-install sh -c "rm -rf '$kdir/mods.tmp' &&
+	make -C '$src' O='$obj' LOCALVERSION= INSTALL_MOD_PATH='$kdir/mods.tmp' modules_install &&
+	rm -rf '$kdir/mods' && mv '$kdir/mods.tmp' '$kdir/mods'"
+run_logged kernel-headers-install make -C "$src" O="$obj" INSTALL_HDR_PATH="$kdir/headers" headers_install
+cp "$obj/arch/x86/boot/bzImage" "$kdir/bzImage.tmp" && mv "$kdir/bzImage.tmp" "$kdir/bzImage"
+make -s -C "$src" O="$obj" LOCALVERSION= kernelrelease >"$kdir/release"
+say "ok: $(cat "$kdir/release")"

@@ -1,0 +1,115 @@
+# Shared helpers for the build scripts.  Sourced, not run.
+# shellcheck shell=bash
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${BUILD:-$top/build}
+logs=$build/logs
+mkdir -p "$logs"
+jobs=${JOBS:-$(($(nproc) + 1))}
+
+say() { printf '%s: %s\n' "$step" "$*"; }
+die() { printf '%s: error: %s\n' "$step" "$*" >&2; exit 1; }
+
+# run_logged NAME CMD...: run CMD with its output in $logs/NAME.log; on
+# failure name the step, show the log's tail and its path, and exit.
+run_logged() {
+	local name=$1
+	shift
+	if ! "$@" >"$logs/$name.log" 2>&1; then
+		printf '%s: error: step "%s" failed; last lines of %s:\n' \
+			"$step" "$name" "$logs/$name.log" >&2
+		tail -n 30 "$logs/$name.log" >&2
+		exit 1
+	fi
+}
+
+# hash_of FILE...: one content hash over files (names and bytes), so a
+# stamp can tell when any of them changed, was added or was removed.
+hash_of() {
+	local f
+	for f in "$@"; do
+		[ -e "$f" ] || continue
+		printf '%s\n' "${f#"$top"/}"
+		cat "$f"
+	done | sha256sum | cut -d' ' -f1
+}
+
+# sync_overlay SRC DST MANIFEST: copy every file below SRC to the same
+# path below DST, touching only files whose bytes differ (so make rebuilds
+# only what changed), and delete files a previous sync installed that SRC
+# no longer has.
+sync_overlay() {
+	local src=$1 dst=$2 manifest=$3 f rel
+	local new=$manifest.new
+	: >"$new"
+	if [ -d "$src" ]; then
+		while IFS= read -r -d '' f; do
+			rel=${f#"$src"/}
+			printf '%s\n' "$rel" >>"$new"
+			if ! cmp -s "$f" "$dst/$rel"; then
+				mkdir -p "$(dirname "$dst/$rel")"
+				cp "$f" "$dst/$rel"
+			fi
+		done < <(find "$src" -type f -print0 | sort -z)
+	fi
+	if [ -e "$manifest" ]; then
+		comm -23 <(sort "$manifest") <(sort "$new") | while IFS= read -r rel; do
+			rm -f "$dst/$rel"
+		done
+	fi
+	mv "$new" "$manifest"
+}
+
+git_in() {
+	local dir=$1
+	shift
+	git -C "$dir" -c user.name=p4tc -c user.email=p4tc@localhost "$@"
+}
+
+# tree_make_pristine SRC: make an unpacked source tree a git repository
+# whose tag "pristine" is the tree as unpacked (once).
+tree_make_pristine() {
+	local src=$1
+	[ -e "$src/.p4tc-pristine" ] && return 0
+	say "recording the pristine tree of $src (once)"
+	rm -rf "$src/.git"
+	run_logged "$step-git-init" sh -c "cd '$src' && git init -q &&
+		git -c user.name=p4tc -c user.email=p4tc@localhost add -A -f . &&
+		git -c user.name=p4tc -c user.email=p4tc@localhost commit -q -m pristine &&
+		git tag pristine"
+	touch "$src/.p4tc-pristine"
+}
+
+# tree_apply_patches SRC PATCHDIR STAMP: when the series in PATCHDIR
+# changed, return the tree's tracked files to pristine and apply the new
+# series (sorted by name).  git rewrites only files that differ.
+tree_apply_patches() {
+	local src=$1 dir=$2 stamp=$3 p h
+	local patches=()
+	while IFS= read -r -d '' p; do patches+=("$p"); done \
+		< <(find "$dir" -name '*.patch' -print0 2>/dev/null | sort -z)
+	h=$(hash_of "${patches[@]}")
+	[ "$(cat "$stamp" 2>/dev/null)" = "$h" ] && return 0
+	say "applying ${#patches[@]} patches from ${dir#"$top"/}"
+	rm -f "$stamp"
+	git_in "$src" reset -q --hard pristine
+	for p in "${patches[@]}"; do
+		git_in "$src" apply --whitespace=nowarn "$p" >"$logs/$step-patch.log" 2>&1 ||
+			die "patch ${p#"$top"/} does not apply (see $logs/$step-patch.log)"
+	done
+	echo "$h" >"$stamp"
+}
+
+# tree_overlay SRC OVERLAYDIR MANIFEST: copy the overlay's new files into
+# the tree.  An overlay file that exists in the pristine tree is refused:
+# changing an existing file is a patch, so that `make series` shows it.
+tree_overlay() {
+	local src=$1 dir=$2 manifest=$3 f rel
+	while IFS= read -r -d '' f; do
+		rel=${f#"$dir"/}
+		if git_in "$src" cat-file -e "pristine:$rel" 2>/dev/null; then
+			die "${dir#"$top"/}/$rel exists in the pristine tree: change it with a patch"
+		fi
+	done < <(find "$dir" -type f -print0 2>/dev/null)
+	sync_overlay "$dir" "$src" "$manifest"
+}
