@@ -33,7 +33,12 @@ qemu: deps
 iproute2: kernel
 	@scripts/timed iproute2 scripts/build-iproute2.sh
 
-build: kernel qemu iproute2
+build: kernel qemu iproute2 build/vm/init
+
+# The guest's PID 1 (static, so that boot costs no dynamic exec).
+build/vm/init: tests/vm/init.c
+	@mkdir -p $(@D)
+	$(CC) -static -O2 -Wall -Wextra -Werror -o $@ $<
 
 check: build
 	@tests/check
