@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #define RUN_DIR "/run/p4tc"
@@ -57,22 +58,38 @@ static int do_mount(const char *src, const char *dst, const char *type,
 	return -1;
 }
 
-/* A tmpfs overlay over a read-only directory of the host. */
+static void mkdir_p(const char *path)
+{
+	char buf[256];
+	size_t i;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (i = 1; buf[i]; i++) {
+		if (buf[i] != '/')
+			continue;
+		buf[i] = '\0';
+		mkdir(buf, 0755);
+		buf[i] = '/';
+	}
+	mkdir(buf, 0755);
+}
+
+/*
+ * A tmpfs overlay over a read-only directory of the host.  On failure
+ * the directory stays read-only (an empty tmpfs instead would hide the
+ * host's files), and the kernel log says why.
+ */
 static void overlay(const char *dir)
 {
-	char upper[128], work[128], opts[512];
+	char upper[256], work[256], opts[768];
 
 	snprintf(upper, sizeof(upper), "/run/overlay%s/upper", dir);
 	snprintf(work, sizeof(work), "/run/overlay%s/work", dir);
-	mkdir("/run/overlay", 0755);
-	snprintf(opts, sizeof(opts), "/run/overlay%s", dir);
-	mkdir(opts, 0755);
-	mkdir(upper, 0755);
-	mkdir(work, 0755);
+	mkdir_p(upper);
+	mkdir_p(work);
 	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s",
 		 dir, upper, work);
-	if (mount("overlay", dir, "overlay", 0, opts) != 0)
-		do_mount("tmpfs", dir, "tmpfs", 0, NULL);
+	do_mount("overlay", dir, "overlay", 0, opts);
 }
 
 /* The run's parameters: KEY=VALUE lines written by tests/vm/run. */
@@ -142,6 +159,34 @@ static void copy_file(const char *from, const char *to)
 	close(in);
 }
 
+/*
+ * The whole kernel log, whatever the console's loglevel, for the host to
+ * scan and keep: /dev/kmsg hands out one record per read.
+ */
+static void save_kernel_log(const char *to)
+{
+	char rec[8192];
+	int in = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC), out;
+	ssize_t n;
+
+	if (in < 0)
+		return;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out >= 0) {
+		for (;;) {
+			n = read(in, rec, sizeof(rec));
+			if (n < 0 && errno == EPIPE)	/* overwritten: go on */
+				continue;
+			if (n <= 0)
+				break;
+			if (write(out, rec, n) != n)
+				break;
+		}
+		close(out);
+	}
+	close(in);
+}
+
 static pid_t start_command(int interactive)
 {
 	pid_t pid = fork();
@@ -159,6 +204,13 @@ static pid_t start_command(int interactive)
 		ioctl(io, TIOCSCTTY, 0);
 		dup2(io, 0);
 	} else {
+		struct termios t;
+
+		/* Output bytes as written: no CR before each LF. */
+		if (tcgetattr(io, &t) == 0) {
+			t.c_oflag &= ~OPOST;
+			tcsetattr(io, TCSANOW, &t);
+		}
 		int null = open("/dev/null", O_RDONLY);
 
 		dup2(null, 0);
@@ -202,9 +254,17 @@ int main(void)
 		goto out;
 
 	load_env();
+	/*
+	 * Our modules appear at /lib/modules.  The host may have no such
+	 * directory (a container or VM without a kernel package), so it is
+	 * made in a tmpfs overlay of /usr/lib (/lib is a link to it).
+	 */
 	mods = getenv("P4TC_MODULES");
-	if (mods)
-		mount(mods, "/lib/modules", NULL, MS_BIND, NULL);
+	if (mods) {
+		overlay("/usr/lib");
+		mkdir("/usr/lib/modules", 0755);
+		do_mount(mods, "/usr/lib/modules", NULL, MS_BIND, NULL);
+	}
 	sethostname("p4tc-guest", strlen("p4tc-guest"));
 	link_up("lo");
 
@@ -246,6 +306,7 @@ int main(void)
 		copy_file("/sys/kernel/debug/kmemleak", RUN_DIR "/kmemleak");
 	}
 	klog("p4tc-init: done, status %d\n", code);
+	save_kernel_log(RUN_DIR "/dmesg");
 out:
 	sync();
 	reboot(RB_AUTOBOOT);
