@@ -4,7 +4,9 @@
 #   - each kernel/patches/*.patch becomes one commit (git am for mails,
 #     else applied with the file name as subject);
 #   - the kernel/linux/ overlay becomes one commit per directory, in the
-#     order kernel/series-order lists (directories not listed come last).
+#     order kernel/series-order lists (directories not listed come last),
+#     with the message in kernel/commit-messages/DIR.txt (DIR with / as -;
+#     first line the subject) or a generated one.
 # The cover letter is kernel/cover-letter.txt: first line the subject.
 set -euo pipefail
 step=series
@@ -36,8 +38,13 @@ for d in $ordered; do
 	grep -qxF "$d" <<<"$dirs" || continue
 	mkdir -p "$work/$d"
 	find "$top/kernel/linux/$d" -maxdepth 1 -type f -exec cp {} "$work/$d/" \;
-	git_in "$work" add -A "$d"
-	git_in "$work" commit -q -m "$d: add $(cd "$top/kernel/linux/$d" && find . -maxdepth 1 -type f -printf '%f ' | sed 's/ $//')"
+	git_in "$work" add -A -f "$d"
+	msg=$top/kernel/commit-messages/$(tr / - <<<"$d").txt
+	if [ -e "$msg" ]; then
+		git_in "$work" commit -q -F "$msg"
+	else
+		git_in "$work" commit -q -m "$d: add $(cd "$top/kernel/linux/$d" && find . -maxdepth 1 -type f -printf '%f ' | sed 's/ $//')"
+	fi
 done
 
 n=$(git_in "$work" rev-list --count pristine..HEAD)
