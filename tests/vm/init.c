@@ -245,8 +245,12 @@ int main(void)
 	do_mount("tmpfs", "/dev/shm", "tmpfs", 0, NULL);
 	do_mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 	do_mount("tmpfs", "/run", "tmpfs", 0, "mode=0755");
-	do_mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777");
-	do_mount("tmpfs", "/root", "tmpfs", 0, "mode=0700");
+	/*
+	 * Overlays, not empty tmpfs: the repository (and a CI clone) may live
+	 * under /tmp or /root, and must stay visible.
+	 */
+	overlay("/tmp");
+	overlay("/root");
 	overlay("/etc");
 	overlay("/var");
 	if (do_mount("p4tcout", RUN_DIR, "9p", 0,
@@ -275,6 +279,8 @@ int main(void)
 	setenv("PATH", path, 1);
 	setenv("HOME", "/root", 1);
 	setenv("P4TC_GUEST", "1", 1);
+	/* The one writable place the host sees: artifacts go here. */
+	setenv("P4TC_OUT", RUN_DIR, 1);
 	if (!getenv("TERM"))
 		setenv("TERM", "linux", 1);
 	cwd = getenv("P4TC_CWD");
