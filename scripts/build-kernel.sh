@@ -23,49 +23,20 @@ mkdir -p "$kdir" "$obj"
 
 [ -r "$tarball" ] || die "$tarball missing: run make deps"
 
-git_src() { git -C "$src" -c user.name=p4tc -c user.email=p4tc@localhost "$@"; }
-
-# 1. Extract once.
+# 1. Extract once, and record the pristine tree (git tag "pristine").
 if [ ! -e "$src/.p4tc-pristine" ]; then
 	say "extracting $tarball (once)"
 	rm -rf "$src" "$src.tmp"
 	mkdir -p "$src.tmp"
 	run_logged kernel-extract tar -C "$src.tmp" --strip-components=1 -xf "$tarball"
-	run_logged kernel-git-init sh -c "cd '$src.tmp' && git init -q && \
-		git -c user.name=p4tc -c user.email=p4tc@localhost add -A -f . && \
-		git -c user.name=p4tc -c user.email=p4tc@localhost commit -q -m pristine && \
-		git tag pristine"
 	mv "$src.tmp" "$src"
-	touch "$src/.p4tc-pristine"
 	rm -f "$kdir/patches.stamp" "$kdir/overlay.manifest"
 fi
+tree_make_pristine "$src"
 
-# 2. Patches: when the series changed, return the patched files to pristine
-# and apply the new series.  git only rewrites files that differ.
-patches=()
-while IFS= read -r -d '' p; do patches+=("$p"); done \
-	< <(find "$top/kernel/patches" -name '*.patch' -print0 2>/dev/null | sort -z)
-phash=$(hash_of "${patches[@]}")
-if [ "$(cat "$kdir/patches.stamp" 2>/dev/null)" != "$phash" ]; then
-	say "applying ${#patches[@]} patches"
-	git_src reset -q --hard pristine
-	for p in "${patches[@]}"; do
-		if ! git_src apply --whitespace=nowarn "$p" >"$logs/kernel-patch.log" 2>&1; then
-			rm -f "$kdir/patches.stamp"
-			die "patch ${p#"$top"/} does not apply (see $logs/kernel-patch.log)"
-		fi
-	done
-	echo "$phash" >"$kdir/patches.stamp"
-fi
-
-# 3. Overlay: new files only.  Changing an existing kernel file is a patch.
-while IFS= read -r -d '' f; do
-	rel=${f#"$top/kernel/linux/"}
-	if git_src cat-file -e "pristine:$rel" 2>/dev/null; then
-		die "kernel/linux/$rel exists in the pristine tree: change it with a patch in kernel/patches/"
-	fi
-done < <(find "$top/kernel/linux" -type f -print0 2>/dev/null)
-sync_overlay "$top/kernel/linux" "$src" "$kdir/overlay.manifest"
+# 2. Patches (when the series changed) and 3. the overlay (new files only).
+tree_apply_patches "$src" "$top/kernel/patches" "$kdir/patches.stamp"
+tree_overlay "$src" "$top/kernel/linux" "$kdir/overlay.manifest"
 
 # 4. Configuration: tinyconfig + fragments, redone only when they change.
 frags=("$top"/kernel/config/*.config)
