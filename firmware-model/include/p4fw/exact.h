@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Exact-match table of the P4 NIC firmware model.
+ *
+ * Keys are byte strings of one fixed length per table (1 to 64 bytes: a
+ * P4TC key blob of up to 512 bits); values are 32-bit handles the caller
+ * gives meaning to (an entry index).  Open addressing with linear probing
+ * over a power-of-two slot array kept at most 3/4 full, each slot holding
+ * a 32-bit hash tag and the entry's index, so a lookup usually reads one
+ * slot line and one entry; deletion shifts the following run back instead
+ * of leaving tombstones, so no operation degrades over time.  Insert,
+ * delete and lookup are O(1) expected; nothing allocates after create.
+ *
+ * Not thread-safe: the device model serialises control commands with
+ * packet processing.
+ */
+#ifndef P4FW_EXACT_H
+#define P4FW_EXACT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define P4FW_EXACT_MAX_KEY_BYTES 64u
+#define P4FW_EXACT_MAX_ENTRIES (1u << 24)
+
+struct p4fw_exact;
+
+/* Errors are negative errno values. */
+struct p4fw_exact *p4fw_exact_create(uint32_t key_bytes, uint32_t max_entries,
+				     int *err);
+void p4fw_exact_destroy(struct p4fw_exact *t);
+
+/*
+ * Add KEY -> VALUE.  -EEXIST if KEY is present (use replace), -ENOSPC when
+ * the table holds max_entries.
+ */
+int p4fw_exact_add(struct p4fw_exact *t, const uint8_t *key, uint32_t value);
+/* Change the value of a present KEY; -ENOENT if absent. */
+int p4fw_exact_replace(struct p4fw_exact *t, const uint8_t *key,
+		       uint32_t value);
+/* Remove KEY, returning its value in *value if not NULL; -ENOENT if absent. */
+int p4fw_exact_del(struct p4fw_exact *t, const uint8_t *key, uint32_t *value);
+/* 0 and *value on a hit, -ENOENT on a miss. */
+int p4fw_exact_lookup(const struct p4fw_exact *t, const uint8_t *key,
+		      uint32_t *value);
+void p4fw_exact_flush(struct p4fw_exact *t);
+
+uint32_t p4fw_exact_count(const struct p4fw_exact *t);
+/* Bytes the table holds in memory, for the bytes-per-entry figure. */
+size_t p4fw_exact_footprint(const struct p4fw_exact *t);
+
+#endif /* P4FW_EXACT_H */
