@@ -93,8 +93,8 @@ static void test_full_table_refuses_then_accepts_after_delete(void **state)
 
 static void test_key_lengths(void **state)
 {
-	static const uint32_t lens[] = { 1, 3, 8, 13, 16, 63, 64 };
-	uint8_t k[64];
+	static const uint32_t lens[] = { 1, 3, 8, 13, 16, 63, 64, 72 };
+	uint8_t k[P4FW_EXACT_MAX_KEY_BYTES];
 	uint32_t v;
 	size_t n;
 	int err, i;

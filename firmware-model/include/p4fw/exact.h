@@ -2,8 +2,8 @@
 /*
  * Exact-match table of the P4 NIC firmware model.
  *
- * Keys are byte strings of one fixed length per table (1 to 64 bytes: a
- * P4TC key blob of up to 512 bits); values are 32-bit handles the caller
+ * Keys are byte strings of one fixed length per table (1 to 72 bytes: a
+ * P4TC key blob of up to 512 bits, and a tag); values are 32-bit handles the caller
  * gives meaning to (an entry index).  Open addressing with linear probing
  * over a power-of-two slot array kept at most 3/4 full, each slot holding
  * a 32-bit hash tag and the entry's index, so a lookup usually reads one
@@ -20,7 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define P4FW_EXACT_MAX_KEY_BYTES 64u
+/* A 512-bit P4TC key, plus room for the tag the ternary table prepends. */
+#define P4FW_EXACT_MAX_KEY_BYTES 72u
 #define P4FW_EXACT_MAX_ENTRIES (1u << 24)
 
 struct p4fw_exact;
