@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Longest-prefix-match table of the P4 NIC firmware model.
+ *
+ * Keys are big-endian bit strings of a fixed width per table (1 to 512
+ * bits; the P4TC key blob), prefixes are (key, length 0..width), values
+ * 31-bit handles.  A lookup returns the value of the longest prefix that
+ * matches, never scanning entries.
+ *
+ * A multibit trie with 8-bit strides and leaf pushing: every node is 256
+ * slots, each either a child node or the value of the longest prefix
+ * covering it (with that prefix's length kept beside, for updates), so a
+ * lookup is one slot read per key byte until a leaf (4 for IPv4).  The
+ * prefixes themselves live in an exact-match table, which deletion uses to
+ * find the next-longest covering prefix; nodes whose 256 slots become one
+ * leaf are folded back into their parent.
+ */
+#ifndef P4FW_LPM_H
+#define P4FW_LPM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define P4FW_LPM_MAX_BITS 512u
+#define P4FW_LPM_MAX_VALUE 0x7ffffffeu
+
+struct p4fw_lpm;
+
+/* Errors are negative errno values. */
+struct p4fw_lpm *p4fw_lpm_create(uint32_t key_bits, uint32_t max_entries,
+				 int *err);
+void p4fw_lpm_destroy(struct p4fw_lpm *t);
+
+/*
+ * Add prefix KEY/LEN.  Key bits beyond LEN are ignored.  -EINVAL for a
+ * length over the width or a value over P4FW_LPM_MAX_VALUE, -EEXIST if
+ * the prefix is present, -ENOSPC when max_entries are held.
+ */
+int p4fw_lpm_add(struct p4fw_lpm *t, const uint8_t *key, uint32_t len,
+		 uint32_t value);
+int p4fw_lpm_del(struct p4fw_lpm *t, const uint8_t *key, uint32_t len,
+		 uint32_t *value);
+/* 0 with the longest match's value (and its length if LEN), or -ENOENT. */
+int p4fw_lpm_lookup(const struct p4fw_lpm *t, const uint8_t *key,
+		    uint32_t *value, uint32_t *len);
+void p4fw_lpm_flush(struct p4fw_lpm *t);
+
+uint32_t p4fw_lpm_count(const struct p4fw_lpm *t);
+/* Trie nodes in use (the root counts): 1 when no prefix is longer than 8. */
+uint32_t p4fw_lpm_nodes(const struct p4fw_lpm *t);
+size_t p4fw_lpm_footprint(const struct p4fw_lpm *t);
+
+#endif /* P4FW_LPM_H */

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Longest-prefix-match table: see include/p4fw/lpm.h for the design. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "p4fw/exact.h"
+#include "p4fw/lpm.h"
+
+#define CHILD 0x80000000u
+#define KEY_BYTES (P4FW_LPM_MAX_BITS / 8)
+
+/*
+ * slot: 0 no prefix covers it; CHILD | node index; else value + 1.
+ * depth: for a leaf slot, 1 + the length of the prefix that set it (0:
+ * none); only updates read it, so it sits apart from the lookup path.
+ */
+struct node {
+	uint32_t slot[256];
+	uint16_t depth[256];
+};
+
+struct p4fw_lpm {
+	uint32_t key_bits;
+	uint32_t key_bytes;
+	uint32_t max_entries;
+	struct p4fw_exact *rules;	/* (length, masked key) -> value */
+	struct node *nodes;		/* nodes[0] is the root */
+	uint32_t nnodes;		/* used, including free ones */
+	uint32_t cap;
+	uint32_t *free_nodes;
+	uint32_t nfree_nodes;
+};
+
+struct p4fw_lpm *p4fw_lpm_create(uint32_t key_bits, uint32_t max_entries,
+				 int *err)
+{
+	struct p4fw_lpm *t;
+
+	if (key_bits == 0 || key_bits > P4FW_LPM_MAX_BITS ||
+	    max_entries == 0 || max_entries > P4FW_EXACT_MAX_ENTRIES) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	t->key_bits = key_bits;
+	t->key_bytes = (key_bits + 7) / 8;
+	t->max_entries = max_entries;
+	t->rules = p4fw_exact_create(t->key_bytes + 2, max_entries, err);
+	t->cap = 16;
+	t->nodes = calloc(t->cap, sizeof(*t->nodes));
+	t->free_nodes = malloc(t->cap * sizeof(*t->free_nodes));
+	if (!t->rules || !t->nodes || !t->free_nodes) {
+		p4fw_lpm_destroy(t);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	t->nnodes = 1;
+	*err = 0;
+	return t;
+}
+
+void p4fw_lpm_destroy(struct p4fw_lpm *t)
+{
+	if (!t)
+		return;
+	p4fw_exact_destroy(t->rules);
+	free(t->nodes);
+	free(t->free_nodes);
+	free(t);
+}
+
+void p4fw_lpm_flush(struct p4fw_lpm *t)
+{
+	p4fw_exact_flush(t->rules);
+	memset(&t->nodes[0], 0, sizeof(t->nodes[0]));
+	t->nnodes = 1;
+	t->nfree_nodes = 0;
+}
+
+uint32_t p4fw_lpm_count(const struct p4fw_lpm *t)
+{
+	return p4fw_exact_count(t->rules);
+}
+
+uint32_t p4fw_lpm_nodes(const struct p4fw_lpm *t)
+{
+	return t->nnodes - t->nfree_nodes;
+}
+
+size_t p4fw_lpm_footprint(const struct p4fw_lpm *t)
+{
+	return sizeof(*t) + p4fw_exact_footprint(t->rules) +
+	       (size_t)t->cap * (sizeof(*t->nodes) + sizeof(*t->free_nodes));
+}
+
+/* KEY cut to LEN bits, into OUT (key_bytes). */
+static void prefix_of(const struct p4fw_lpm *t, const uint8_t *key,
+		      uint32_t len, uint8_t *out)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->key_bytes; i++) {
+		if (len >= 8 * (i + 1))
+			out[i] = key[i];
+		else if (len > 8 * i)
+			out[i] = key[i] & (uint8_t)(0xff00u >> (len - 8 * i));
+		else
+			out[i] = 0;
+	}
+}
+
+static void rule_key(const struct p4fw_lpm *t, const uint8_t *prefix,
+		     uint32_t len, uint8_t *out)
+{
+	out[0] = (uint8_t)(len >> 8);
+	out[1] = (uint8_t)len;
+	memcpy(out + 2, prefix, t->key_bytes);
+}
+
+/* A node whose slots are all copies of (slot, depth): a pushed-down leaf. */
+static int64_t node_new(struct p4fw_lpm *t, uint32_t slot, uint16_t depth)
+{
+	uint32_t n, i;
+
+	if (t->nfree_nodes) {
+		n = t->free_nodes[--t->nfree_nodes];
+	} else {
+		if (t->nnodes == t->cap) {
+			uint32_t cap = t->cap * 2;
+			struct node *nodes;
+			uint32_t *free_nodes;
+
+			if (cap > (CHILD >> 1))
+				return -ENOSPC;
+			nodes = realloc(t->nodes, cap * sizeof(*nodes));
+			if (!nodes)
+				return -ENOMEM;
+			t->nodes = nodes;
+			free_nodes = realloc(t->free_nodes, cap * sizeof(*free_nodes));
+			if (!free_nodes)
+				return -ENOMEM;
+			t->free_nodes = free_nodes;
+			t->cap = cap;
+		}
+		n = t->nnodes++;
+	}
+	for (i = 0; i < 256; i++) {
+		t->nodes[n].slot[i] = slot;
+		t->nodes[n].depth[i] = depth;
+	}
+	return n;
+}
+
+/* Set every leaf under slot S of node N covered by a shorter prefix. */
+static void cover(struct p4fw_lpm *t, uint32_t n, uint32_t s, uint32_t slot,
+		  uint16_t depth)
+{
+	struct node *nd = &t->nodes[n];
+	uint32_t i;
+
+	if (nd->slot[s] & CHILD) {
+		uint32_t c = nd->slot[s] & ~CHILD;
+
+		for (i = 0; i < 256; i++)
+			cover(t, c, i, slot, depth);
+		return;
+	}
+	if (nd->depth[s] < depth) {
+		nd->slot[s] = slot;
+		nd->depth[s] = depth;
+	}
+}
+
+/* Fold node C, child of slot S of N, when all its slots are one leaf. */
+static void fold(struct p4fw_lpm *t, uint32_t n, uint32_t s)
+{
+	struct node *c;
+	uint32_t i;
+
+	if (!(t->nodes[n].slot[s] & CHILD))
+		return;
+	c = &t->nodes[t->nodes[n].slot[s] & ~CHILD];
+	for (i = 0; i < 256; i++)
+		if ((c->slot[i] & CHILD) || c->slot[i] != c->slot[0] ||
+		    c->depth[i] != c->depth[0])
+			return;
+	t->free_nodes[t->nfree_nodes++] = t->nodes[n].slot[s] & ~CHILD;
+	t->nodes[n].slot[s] = c->slot[0];
+	t->nodes[n].depth[s] = c->depth[0];
+}
+
+/* Replace, under slot S of N, the leaves set by depth OLD with (slot, depth). */
+static void uncover(struct p4fw_lpm *t, uint32_t n, uint32_t s, uint16_t old,
+		    uint32_t slot, uint16_t depth)
+{
+	struct node *nd = &t->nodes[n];
+	uint32_t i;
+
+	if (nd->slot[s] & CHILD) {
+		uint32_t c = nd->slot[s] & ~CHILD;
+
+		/*
+		 * No fold here: a node below the range exists only for a
+		 * longer prefix, which stays and keeps the node mixed.
+		 */
+		for (i = 0; i < 256; i++)
+			uncover(t, c, i, old, slot, depth);
+		return;
+	}
+	if (nd->depth[s] == old) {
+		nd->slot[s] = slot;
+		nd->depth[s] = depth;
+	}
+}
+
+/*
+ * The node path to prefix P/LEN: path[i] is the node at level i; returns
+ * the level where LEN ends.  With CREATE, missing nodes are made (leaf
+ * pushed); without, a missing node ends the walk with -ENOENT.
+ */
+static int64_t walk(struct p4fw_lpm *t, const uint8_t *p, uint32_t len,
+		    int create, uint32_t *path)
+{
+	uint32_t level = 0, n = 0;
+
+	while (len > 8 * (level + 1)) {
+		uint32_t s = p[level];
+		struct node *nd = &t->nodes[n];
+
+		path[level] = n;
+		if (!(nd->slot[s] & CHILD)) {
+			int64_t c;
+
+			if (!create)
+				return -ENOENT;
+			c = node_new(t, nd->slot[s], nd->depth[s]);
+			if (c < 0)
+				return c;
+			nd = &t->nodes[n];	/* node_new may move nodes */
+			nd->slot[s] = CHILD | (uint32_t)c;
+			nd->depth[s] = 0;
+		}
+		n = nd->slot[s] & ~CHILD;
+		level++;
+	}
+	path[level] = n;
+	return level;
+}
+
+int p4fw_lpm_add(struct p4fw_lpm *t, const uint8_t *key, uint32_t len,
+		 uint32_t value)
+{
+	uint8_t p[KEY_BYTES], rk[KEY_BYTES + 2];
+	uint32_t path[KEY_BYTES], first, count, i;
+	int64_t level;
+	int err;
+
+	if (len > t->key_bits || value > P4FW_LPM_MAX_VALUE)
+		return -EINVAL;
+	prefix_of(t, key, len, p);
+	rule_key(t, p, len, rk);
+	err = p4fw_exact_add(t->rules, rk, value);
+	if (err)
+		return err;
+	level = walk(t, p, len, 1, path);
+	if (level < 0) {
+		/* Out of memory for a node: nothing was set, undo the rule.
+		 * Nodes made on the way stay, as copies of their parent slot.
+		 */
+		p4fw_exact_del(t->rules, rk, NULL);
+		return (int)level;
+	}
+	count = 1u << (8 * (level + 1) - len);
+	first = p[level] & (uint32_t)(0x100 - count);
+	for (i = first; i < first + count; i++)
+		cover(t, path[level], i, value + 1, (uint16_t)(len + 1));
+	return 0;
+}
+
+int p4fw_lpm_del(struct p4fw_lpm *t, const uint8_t *key, uint32_t len,
+		 uint32_t *value)
+{
+	uint8_t p[KEY_BYTES], q[KEY_BYTES], rk[KEY_BYTES + 2];
+	uint32_t path[KEY_BYTES], first, count, i, v, slot = 0;
+	uint16_t depth = 0;
+	int64_t level, l;
+
+	if (len > t->key_bits)
+		return -EINVAL;
+	prefix_of(t, key, len, p);
+	rule_key(t, p, len, rk);
+	if (p4fw_exact_del(t->rules, rk, &v))
+		return -ENOENT;
+	if (value)
+		*value = v;
+
+	/* What covers the prefix's range now: the next-longest prefix. */
+	for (l = (int64_t)len - 1; l >= 0; l--) {
+		prefix_of(t, p, (uint32_t)l, q);
+		rule_key(t, q, (uint32_t)l, rk);
+		if (!p4fw_exact_lookup(t->rules, rk, &v)) {
+			slot = v + 1;
+			depth = (uint16_t)(l + 1);
+			break;
+		}
+	}
+
+	level = walk(t, p, len, 0, path);
+	if (level < 0)
+		return 0;	/* cannot happen: the prefix's nodes exist */
+	count = 1u << (8 * (level + 1) - len);
+	first = p[level] & (uint32_t)(0x100 - count);
+	for (i = first; i < first + count; i++)
+		uncover(t, path[level], i, (uint16_t)(len + 1), slot, depth);
+	/* Fold the path's nodes that became one leaf, deepest first. */
+	for (l = level; l > 0; l--)
+		fold(t, path[l - 1], p[l - 1]);
+	return 0;
+}
+
+int p4fw_lpm_lookup(const struct p4fw_lpm *t, const uint8_t *key,
+		    uint32_t *value, uint32_t *len)
+{
+	const struct node *nd = &t->nodes[0];
+	uint32_t i, s;
+
+	for (i = 0; i < t->key_bytes; i++) {
+		s = nd->slot[key[i]];
+		if (s & CHILD) {
+			nd = &t->nodes[s & ~CHILD];
+			continue;
+		}
+		if (!s)
+			return -ENOENT;
+		*value = s - 1;
+		if (len)
+			*len = nd->depth[key[i]] - 1u;
+		return 0;
+	}
+	return -ENOENT;	/* cannot happen: the last level has no children */
+}
