@@ -7,22 +7,27 @@
 #include "p4fw/exact.h"
 #include "hash.h"
 
-struct slot {
-	uint32_t tag;	/* low 32 bits of the key's hash; tag & mask = home */
-	uint32_t ref;	/* entry index + 1; 0: the slot is empty */
+/*
+ * A slot is a header and the key, inline, so that a lookup usually reads
+ * one cache line: tag is the low 31 bits of the key's hash with bit 31 set
+ * (0: the slot is empty; tag & mask is the slot's home), then the value,
+ * then key_bytes rounded up to 8.
+ */
+struct slot_hdr {
+	uint32_t tag;
+	uint32_t value;
 };
+
+#define USED 0x80000000u
 
 struct p4fw_exact {
 	uint32_t key_bytes;
 	uint32_t max_entries;
 	uint32_t count;
 	uint32_t mask;		/* slots - 1 */
+	uint32_t stride;	/* bytes per slot */
 	uint64_t seed;
-	struct slot *slots;
-	uint8_t *keys;		/* max_entries * key_bytes */
-	uint32_t *values;	/* max_entries */
-	uint32_t *free;		/* stack of free entry indexes */
-	uint32_t nfree;
+	uint8_t *slots;
 };
 
 struct p4fw_exact *p4fw_exact_create(uint32_t key_bytes, uint32_t max_entries,
@@ -30,7 +35,6 @@ struct p4fw_exact *p4fw_exact_create(uint32_t key_bytes, uint32_t max_entries,
 {
 	struct p4fw_exact *t;
 	uint64_t slots = 8;
-	uint32_t i;
 
 	if (key_bytes == 0 || key_bytes > P4FW_EXACT_MAX_KEY_BYTES ||
 	    max_entries == 0 || max_entries > P4FW_EXACT_MAX_ENTRIES) {
@@ -42,28 +46,23 @@ struct p4fw_exact *p4fw_exact_create(uint32_t key_bytes, uint32_t max_entries,
 		slots <<= 1;
 
 	t = calloc(1, sizeof(*t));
-	if (!t)
-		goto nomem;
+	if (!t) {
+		*err = -ENOMEM;
+		return NULL;
+	}
 	t->key_bytes = key_bytes;
 	t->max_entries = max_entries;
 	t->mask = (uint32_t)(slots - 1);
+	t->stride = sizeof(struct slot_hdr) + ((key_bytes + 7) & ~7u);
 	t->seed = p4fw_hash((const uint8_t *)&t, sizeof(t), 0x5eedull);
-	t->slots = calloc(slots, sizeof(*t->slots));
-	t->keys = malloc((size_t)max_entries * key_bytes);
-	t->values = malloc((size_t)max_entries * sizeof(*t->values));
-	t->free = malloc((size_t)max_entries * sizeof(*t->free));
-	if (!t->slots || !t->keys || !t->values || !t->free) {
-		p4fw_exact_destroy(t);
-		goto nomem;
+	t->slots = calloc(slots, t->stride);
+	if (!t->slots) {
+		free(t);
+		*err = -ENOMEM;
+		return NULL;
 	}
-	for (i = 0; i < max_entries; i++)
-		t->free[i] = max_entries - 1 - i;
-	t->nfree = max_entries;
 	*err = 0;
 	return t;
-nomem:
-	*err = -ENOMEM;
-	return NULL;
 }
 
 void p4fw_exact_destroy(struct p4fw_exact *t)
@@ -71,15 +70,22 @@ void p4fw_exact_destroy(struct p4fw_exact *t)
 	if (!t)
 		return;
 	free(t->slots);
-	free(t->keys);
-	free(t->values);
-	free(t->free);
 	free(t);
 }
 
-static const uint8_t *entry_key(const struct p4fw_exact *t, uint32_t ref)
+static struct slot_hdr *slot(const struct p4fw_exact *t, uint32_t i)
 {
-	return t->keys + (size_t)(ref - 1) * t->key_bytes;
+	return (struct slot_hdr *)(t->slots + (size_t)i * t->stride);
+}
+
+static uint8_t *slot_key(struct slot_hdr *s)
+{
+	return (uint8_t *)(s + 1);
+}
+
+static uint32_t tag_of(const struct p4fw_exact *t, const uint8_t *key)
+{
+	return (uint32_t)p4fw_hash(key, t->key_bytes, t->seed) | USED;
 }
 
 /* The slot holding KEY, or -1 with *hole the empty slot ending the run. */
@@ -89,15 +95,14 @@ static int64_t find(const struct p4fw_exact *t, const uint8_t *key,
 	uint32_t i = tag & t->mask;
 
 	for (;;) {
-		const struct slot *s = &t->slots[i];
+		struct slot_hdr *s = slot(t, i);
 
-		if (!s->ref) {
+		if (!s->tag) {
 			if (hole)
 				*hole = i;
 			return -1;
 		}
-		if (s->tag == tag &&
-		    !memcmp(entry_key(t, s->ref), key, t->key_bytes))
+		if (s->tag == tag && !memcmp(slot_key(s), key, t->key_bytes))
 			return i;
 		i = (i + 1) & t->mask;
 	}
@@ -105,18 +110,17 @@ static int64_t find(const struct p4fw_exact *t, const uint8_t *key,
 
 int p4fw_exact_add(struct p4fw_exact *t, const uint8_t *key, uint32_t value)
 {
-	uint32_t tag = (uint32_t)p4fw_hash(key, t->key_bytes, t->seed);
-	uint32_t hole, idx;
+	uint32_t tag = tag_of(t, key), hole;
+	struct slot_hdr *s;
 
 	if (find(t, key, tag, &hole) >= 0)
 		return -EEXIST;
-	if (!t->nfree)
+	if (t->count == t->max_entries)
 		return -ENOSPC;
-	idx = t->free[--t->nfree];
-	memcpy(t->keys + (size_t)idx * t->key_bytes, key, t->key_bytes);
-	t->values[idx] = value;
-	t->slots[hole].tag = tag;
-	t->slots[hole].ref = idx + 1;
+	s = slot(t, hole);
+	memcpy(slot_key(s), key, t->key_bytes);
+	s->value = value;
+	s->tag = tag;
 	t->count++;
 	return 0;
 }
@@ -124,28 +128,24 @@ int p4fw_exact_add(struct p4fw_exact *t, const uint8_t *key, uint32_t value)
 int p4fw_exact_replace(struct p4fw_exact *t, const uint8_t *key,
 		       uint32_t value)
 {
-	uint32_t tag = (uint32_t)p4fw_hash(key, t->key_bytes, t->seed);
-	int64_t i = find(t, key, tag, NULL);
+	int64_t i = find(t, key, tag_of(t, key), NULL);
 
 	if (i < 0)
 		return -ENOENT;
-	t->values[t->slots[i].ref - 1] = value;
+	slot(t, (uint32_t)i)->value = value;
 	return 0;
 }
 
 int p4fw_exact_del(struct p4fw_exact *t, const uint8_t *key, uint32_t *value)
 {
-	uint32_t tag = (uint32_t)p4fw_hash(key, t->key_bytes, t->seed);
-	int64_t found = find(t, key, tag, NULL);
-	uint32_t i, j, home, idx;
+	int64_t found = find(t, key, tag_of(t, key), NULL);
+	uint32_t i, j, home;
 
 	if (found < 0)
 		return -ENOENT;
 	i = (uint32_t)found;
-	idx = t->slots[i].ref - 1;
 	if (value)
-		*value = t->values[idx];
-	t->free[t->nfree++] = idx;
+		*value = slot(t, i)->value;
 	t->count--;
 
 	/*
@@ -156,39 +156,32 @@ int p4fw_exact_del(struct p4fw_exact *t, const uint8_t *key, uint32_t *value)
 	j = i;
 	for (;;) {
 		j = (j + 1) & t->mask;
-		if (!t->slots[j].ref)
+		if (!slot(t, j)->tag)
 			break;
-		home = t->slots[j].tag & t->mask;
+		home = slot(t, j)->tag & t->mask;
 		if (((j - home) & t->mask) >= ((j - i) & t->mask)) {
-			t->slots[i] = t->slots[j];
+			memcpy(slot(t, i), slot(t, j), t->stride);
 			i = j;
 		}
 	}
-	t->slots[i].ref = 0;
-	t->slots[i].tag = 0;
+	slot(t, i)->tag = 0;
 	return 0;
 }
 
 int p4fw_exact_lookup(const struct p4fw_exact *t, const uint8_t *key,
 		      uint32_t *value)
 {
-	uint32_t tag = (uint32_t)p4fw_hash(key, t->key_bytes, t->seed);
-	int64_t i = find(t, key, tag, NULL);
+	int64_t i = find(t, key, tag_of(t, key), NULL);
 
 	if (i < 0)
 		return -ENOENT;
-	*value = t->values[t->slots[i].ref - 1];
+	*value = slot(t, (uint32_t)i)->value;
 	return 0;
 }
 
 void p4fw_exact_flush(struct p4fw_exact *t)
 {
-	uint32_t i;
-
-	memset(t->slots, 0, ((size_t)t->mask + 1) * sizeof(*t->slots));
-	for (i = 0; i < t->max_entries; i++)
-		t->free[i] = t->max_entries - 1 - i;
-	t->nfree = t->max_entries;
+	memset(t->slots, 0, ((size_t)t->mask + 1) * t->stride);
 	t->count = 0;
 }
 
@@ -199,6 +192,5 @@ uint32_t p4fw_exact_count(const struct p4fw_exact *t)
 
 size_t p4fw_exact_footprint(const struct p4fw_exact *t)
 {
-	return sizeof(*t) + ((size_t)t->mask + 1) * sizeof(*t->slots) +
-	       (size_t)t->max_entries * (t->key_bytes + 2 * sizeof(uint32_t));
+	return sizeof(*t) + ((size_t)t->mask + 1) * t->stride;
 }

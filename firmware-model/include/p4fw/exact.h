@@ -3,13 +3,14 @@
  * Exact-match table of the P4 NIC firmware model.
  *
  * Keys are byte strings of one fixed length per table (1 to 72 bytes: a
- * P4TC key blob of up to 512 bits, and a tag); values are 32-bit handles the caller
- * gives meaning to (an entry index).  Open addressing with linear probing
- * over a power-of-two slot array kept at most 3/4 full, each slot holding
- * a 32-bit hash tag and the entry's index, so a lookup usually reads one
- * slot line and one entry; deletion shifts the following run back instead
- * of leaving tombstones, so no operation degrades over time.  Insert,
- * delete and lookup are O(1) expected; nothing allocates after create.
+ * P4TC key blob of up to 512 bits, and a tag); values are 32-bit handles
+ * the caller gives meaning to (an entry index).  Open addressing with
+ * linear probing over a power-of-two slot array kept at most 3/4 full;
+ * each slot holds a hash tag, the value and the key inline, so a lookup
+ * usually reads one cache line.  Deletion shifts the following run back
+ * instead of leaving tombstones, so no operation degrades over time.
+ * Insert, delete and lookup are O(1) expected; nothing allocates after
+ * create.
  *
  * Not thread-safe: the device model serialises control commands with
  * packet processing.
