@@ -53,7 +53,7 @@ series: deps
 	@scripts/series.sh
 
 clean:
-	rm -rf build/linux/obj build/linux/mods build/qemu build/iproute2 build/vm build/series
+	rm -rf build/linux/obj build/linux/mods build/qemu build/iproute2 build/vm build/series build/firmware-model
 
 distclean:
 	rm -rf build

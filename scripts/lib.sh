@@ -73,10 +73,10 @@ tree_make_pristine() {
 	[ -e "$src/.p4tc-pristine" ] && return 0
 	say "recording the pristine tree of $src (once)"
 	rm -rf "$src/.git"
-	run_logged "$step-git-init" sh -c "cd '$src' && git init -q &&
-		git -c user.name=p4tc -c user.email=p4tc@localhost add -A -f . &&
-		git -c user.name=p4tc -c user.email=p4tc@localhost commit -q -m pristine &&
-		git tag pristine"
+	run_logged "$step-git-init" git_in "$src" init -q
+	run_logged "$step-git-add" git_in "$src" add -A -f .
+	run_logged "$step-git-commit" git_in "$src" commit -q -m pristine
+	run_logged "$step-git-tag" git_in "$src" tag pristine
 	touch "$src/.p4tc-pristine"
 }
 

@@ -151,9 +151,12 @@ int p4fw_ternary_add(struct p4fw_ternary *t, const uint8_t *key,
 	int64_t g = find_group(t, mask);
 	int err;
 
+	/* Refusals first, so that a refused add changes nothing. */
+	if (g < 0 && t->norder == t->max_masks)
+		return -E2BIG;
+	if (!t->nfree)
+		return -ENOSPC;
 	if (g < 0) {
-		if (t->norder == t->max_masks)
-			return -E2BIG;
 		for (id = 0; t->groups[id].refs; id++)
 			;
 		memcpy(t->groups[id].mask, mask, t->key_bytes);
@@ -161,8 +164,6 @@ int p4fw_ternary_add(struct p4fw_ternary *t, const uint8_t *key,
 	} else {
 		id = (uint32_t)g;
 	}
-	if (!t->nfree)
-		return -ENOSPC;
 	index_key(t, id, key, ik);
 
 	if (p4fw_exact_lookup(t->index, ik, &head) == 0) {

@@ -142,7 +142,7 @@ class Runner:
                 raise CaseError(f"{name} command '{self.subst(cmd, testid)}' exited "
                                 f"{rc}, allowed {codes}: {out.strip()[:500]}")
 
-    def send_scapy(self, case, in_ns):
+    def send_scapy(self, case):
         blocks = case.get("scapy")
         if not blocks:
             return
@@ -189,7 +189,7 @@ class Runner:
             if rc != int(case["expExitCode"]):
                 raise CaseError(f"cmdUnderTest exited {rc}, expected "
                                 f"{case['expExitCode']}: {out.strip()[:800]}")
-            self.send_scapy(case, in_ns)
+            self.send_scapy(case)
             rc, out = self.sh(case["verifyCmd"], in_ns, tid)
             if "matchJSON" in case:
                 check_json(case["matchJSON"], out)
