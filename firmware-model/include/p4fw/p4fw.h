@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The P4 NIC firmware model: what the QEMU p4nic device calls.
+ *
+ * One struct p4fw is one NIC's firmware: its ports, its loaded pipeline
+ * (tables, entries, counters, registers) and its scratch space.  There is
+ * no global state, so several NICs live in one process.  The device feeds
+ * it admin commands as the raw bytes of struct p4nic_cmd, with a DMA
+ * accessor for the buffers they point to, and packets from the wire; the
+ * firmware answers with completion bytes and verdicts.  Nothing a guest
+ * sends can make it crash, leak or change state on a refused command.
+ *
+ * Not thread-safe: the caller serialises commands and packets (QEMU's
+ * device runs under its lock).  See offload-api/SPEC.md for the ABI.
+ */
+#ifndef P4FW_P4FW_H
+#define P4FW_P4FW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "p4nic_abi.h"
+
+struct p4fw;
+
+/* Reads and writes guest memory; return 0, or nonzero for a bad range. */
+struct p4fw_dma {
+	int (*read)(void *opaque, uint64_t addr, void *buf, uint32_t len);
+	int (*write)(void *opaque, uint64_t addr, const void *buf,
+		     uint32_t len);
+	void *opaque;
+};
+
+/* MACS: NUM_PORTS addresses of 6 bytes, reported by PORT_QUERY. */
+struct p4fw *p4fw_create(uint32_t num_ports, const uint8_t (*macs)[6],
+			 int *err);
+void p4fw_destroy(struct p4fw *fw);
+/* Back to power-on: no pipeline, ports disabled, counters zero. */
+void p4fw_reset(struct p4fw *fw);
+
+/*
+ * Execute one admin command (64 bytes, struct p4nic_cmd) and write its
+ * completion (16 bytes, struct p4nic_cpl) except aq_head and flags,
+ * which belong to the device.
+ */
+void p4fw_command(struct p4fw *fw, const uint8_t *cmd,
+		  const struct p4fw_dma *dma, uint8_t *cpl);
+
+/* Port state the device owns and the firmware reports. */
+void p4fw_set_link(struct p4fw *fw, uint32_t port, bool up);
+bool p4fw_port_enabled(const struct p4fw *fw, uint32_t port);
+/* A frame the host sent out of PORT (counted in PORT_QUERY). */
+void p4fw_count_host_tx(struct p4fw *fw, uint32_t port, uint32_t len);
+/* A frame for the host dropped for want of an RX buffer. */
+void p4fw_count_no_buffer(struct p4fw *fw, uint32_t port);
+
+enum p4fw_verdict_kind {
+	P4FW_DROP = 0,
+	P4FW_TX = 1,		/* transmit data on port */
+	P4FW_HOST = 2,		/* deliver data to the host, with reason */
+};
+
+struct p4fw_copy {
+	uint32_t port;
+	uint32_t len;
+	const uint8_t *data;
+};
+
+/*
+ * What the NIC does with a packet.  Buffers belong to the firmware and
+ * stay valid until the next p4fw_process() or command.  Mirrors are
+ * transmitted whatever the verdict.
+ */
+struct p4fw_verdict {
+	enum p4fw_verdict_kind kind;
+	uint32_t reason;	/* HOST: P4NIC_RX_* */
+	uint32_t info;		/* HOST: as p4nic_rx_desc.info */
+	uint32_t port;		/* TX */
+	uint32_t len;
+	const uint8_t *data;
+	uint32_t num_mirrors;
+	struct p4fw_copy mirrors[4];
+};
+
+/* Run the loaded pipeline on a frame that arrived on IN_PORT. */
+void p4fw_process(struct p4fw *fw, uint32_t in_port, const uint8_t *pkt,
+		  uint32_t len, struct p4fw_verdict *v);
+
+#endif /* P4FW_P4FW_H */
