@@ -434,6 +434,11 @@ static int run(struct p4fw *fw, struct fw_span prog, const u128 *params)
 			r = mirror(fw, port_of(fw, rd(p, c, &o[0], params)));
 			break;
 		case P4NIC_OP_RET:
+			if (in->then_ctl == P4NIC_CTL_VERDICT) {
+				r = control(c, in->then_ctl, in->then_arg, &pc);
+				if (r != V_PIPE)
+					return r;
+			}
 			return V_PIPE;
 		default:	/* print, label: nothing to do in hardware */
 			break;

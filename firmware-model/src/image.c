@@ -704,6 +704,13 @@ static int check_prog(struct loader *l, struct fw_span prog,
 			if (!ctl_ok(in->then_ctl, in->then_arg, pc, prog.count) ||
 			    !ctl_ok(in->else_ctl, in->else_arg, pc, prog.count))
 				return bad(l, P4NIC_SECT_INSNS, n);
+		} else if (in->op == P4NIC_OP_RET) {
+			/* ret ends the action, with a verdict if it names one */
+			if ((in->then_ctl != P4NIC_CTL_PIPE &&
+			     in->then_ctl != P4NIC_CTL_VERDICT) ||
+			    !ctl_ok(in->then_ctl, in->then_arg, pc, prog.count) ||
+			    in->else_ctl || in->else_arg)
+				return bad(l, P4NIC_SECT_INSNS, n);
 		} else if (in->op == P4NIC_OP_JUMP) {
 			if (in->then_ctl != P4NIC_CTL_JUMP ||
 			    !ctl_ok(in->then_ctl, in->then_arg, pc, prog.count) ||
