@@ -364,7 +364,18 @@ static void targets(void)
 		       );
 }
 
-int main(void)
+static int want(int argc, char **argv, const char *what)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], what))
+			return 1;
+	return argc == 1;
+}
+
+/* bench [exact] [lpm] [ternary] [router]: those parts only (default all). */
+int main(int argc, char **argv)
 {
 #ifdef HAVE_DPDK
 	char *eal[] = { "bench", "--no-huge", "-m", "1536", "--no-pci",
@@ -376,18 +387,26 @@ int main(void)
 	draws = malloc(LOOKUPS * sizeof(*draws));
 	printf("p4fw benchmark: %u random single lookups per figure%s\n\n",
 	       LOOKUPS, have_dpdk ? ", DPDK 22.11 alongside" : "");
-	bench_exact(0, 1u << 10);
-	bench_exact(1, 1u << 16);
-	bench_exact(2, 1u << 20);
-	bench_lpm(0, 10000);
-	bench_lpm(1, 100000);
-	bench_lpm(2, 1000000);
-	bench_ternary(0, 1024, 8);
-	bench_ternary(1, 1024, 64);
-	bench_ternary(2, 16384, 8);
-	bench_ternary(3, 16384, 64);
-	bench_router();
-	targets();
+	if (want(argc, argv, "exact") || want(argc, argv, "ternary")) {
+		bench_exact(0, 1u << 10);
+		bench_exact(1, 1u << 16);
+		bench_exact(2, 1u << 20);
+	}
+	if (want(argc, argv, "lpm")) {
+		bench_lpm(0, 10000);
+		bench_lpm(1, 100000);
+		bench_lpm(2, 1000000);
+	}
+	if (want(argc, argv, "ternary")) {
+		bench_ternary(0, 1024, 8);
+		bench_ternary(1, 1024, 64);
+		bench_ternary(2, 16384, 8);
+		bench_ternary(3, 16384, 64);
+	}
+	if (want(argc, argv, "router"))
+		bench_router();
+	if (argc == 1)
+		targets();
 	free(draws);
 #ifdef HAVE_DPDK
 	if (have_dpdk)

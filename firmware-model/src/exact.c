@@ -85,6 +85,12 @@ static uint8_t *slot_key(struct slot_hdr *s)
 
 static uint32_t tag_of(const struct p4fw_exact *t, const uint8_t *key)
 {
+	uint64_t w = 0;
+
+	if (t->key_bytes <= 8) {
+		memcpy(&w, key, t->key_bytes);
+		return (uint32_t)p4fw_hash64(w, t->seed) | USED;
+	}
 	return (uint32_t)p4fw_hash(key, t->key_bytes, t->seed) | USED;
 }
 
@@ -168,10 +174,40 @@ int p4fw_exact_del(struct p4fw_exact *t, const uint8_t *key, uint32_t *value)
 	return 0;
 }
 
+/*
+ * Keys of up to 8 bytes (most P4 keys: an address, a port, a MAC) are
+ * hashed and compared as one zero-padded word; slot keys are padded with
+ * zeros, so the word compare is exact.
+ */
+static int lookup_small(const struct p4fw_exact *t, const uint8_t *key,
+			uint32_t *value)
+{
+	uint64_t w = 0, k;
+	uint32_t tag, i;
+
+	memcpy(&w, key, t->key_bytes);
+	tag = (uint32_t)p4fw_hash64(w, t->seed) | USED;
+	for (i = tag & t->mask;; i = (i + 1) & t->mask) {
+		struct slot_hdr *s = slot(t, i);
+
+		if (!s->tag)
+			return -ENOENT;
+		memcpy(&k, slot_key(s), 8);
+		if (s->tag == tag && k == w) {
+			*value = s->value;
+			return 0;
+		}
+	}
+}
+
 int p4fw_exact_lookup(const struct p4fw_exact *t, const uint8_t *key,
 		      uint32_t *value)
 {
-	int64_t i = find(t, key, tag_of(t, key), NULL);
+	int64_t i;
+
+	if (t->key_bytes <= 8)
+		return lookup_small(t, key, value);
+	i = find(t, key, tag_of(t, key), NULL);
 
 	if (i < 0)
 		return -ENOENT;

@@ -35,6 +35,15 @@ u128 fw_get_bits(const uint8_t *p, uint32_t bitpos, uint32_t width)
 	uint32_t lead = bitpos % 8, nbytes = (lead + width + 7) / 8, i;
 	u128 x = 0;
 
+	/* Most fields fit a 64-bit window: read just their bytes. */
+	if (nbytes <= 8) {
+		uint64_t w = 0;
+
+		for (i = 0; i < nbytes; i++)
+			w = w << 8 | b[i];
+		w >>= nbytes * 8 - lead - width;
+		return width == 64 ? w : w & ((1ull << width) - 1);
+	}
 	/* The 128 bits from BITPOS on, left-aligned, then the top WIDTH. */
 	for (i = 0; i < 16; i++)
 		x = x << 8 | (i < nbytes ? b[i] : 0);

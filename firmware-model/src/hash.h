@@ -18,6 +18,12 @@ static inline uint64_t p4fw_mum(uint64_t a, uint64_t b)
 	return (uint64_t)r ^ (uint64_t)(r >> 64);
 }
 
+/* Keys of 8 bytes or less, zero-padded into W: one multiply. */
+static inline uint64_t p4fw_hash64(uint64_t w, uint64_t seed)
+{
+	return p4fw_mum(w ^ seed, 0xe7037ed1a0b428dbull);
+}
+
 static inline uint64_t p4fw_hash(const uint8_t *p, uint32_t len, uint64_t seed)
 {
 	const uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull;
