@@ -11,13 +11,14 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps kernel qemu iproute2 build check demo shell series clean distclean
+.PHONY: help deps kernel qemu iproute2 build check bench demo shell series clean distclean
 
 help:
 	@echo "make demo      boot the test guest and show the kernel and tools"
 	@echo "make check     build what changed and run all tests"
 	@echo "make build     kernel, QEMU and iproute2 (incremental)"
 	@echo "make shell     interactive shell in the test guest"
+	@echo "make bench     firmware-model benchmark (DPDK rte_hash/rte_lpm alongside)"
 	@echo "make series    git format-patch series of our kernel changes (build/series/)"
 	@echo "make deps      install Debian packages, fetch qemu and iproute2 sources"
 
@@ -42,6 +43,9 @@ build/vm/init: tests/vm/init.c
 
 check: build
 	@tests/check
+
+bench: deps
+	@$(MAKE) -s -C firmware-model bench
 
 demo: build
 	@scripts/demo.sh

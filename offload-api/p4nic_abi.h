@@ -575,7 +575,8 @@ enum p4nic_op {
 	P4NIC_OP_BXOR,
 	P4NIC_OP_LABEL,		/* no effect */
 	P4NIC_OP_JUMP,		/* then_ctl */
-	P4NIC_OP_RET,		/* end the action, verdict so far */
+	P4NIC_OP_RET,		/* end the action: pipe, or then_ctl's
+				 * VERDICT */
 	P4NIC_OP_MAX = P4NIC_OP_RET,
 };
 
