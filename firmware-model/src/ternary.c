@@ -1,13 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Ternary table: see include/p4fw/ternary.h for the design. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "p4fw/exact.h"
 #include "p4fw/ternary.h"
+#include "hash.h"
 
 #define NONE UINT32_MAX
+#define SATURATED 255
+
+/*
+ * Each group has a counting Bloom filter of the masked keys it holds, so a
+ * lookup skips a group that cannot match at the cost of a multiply and one
+ * word test, and probes the index only for the few that may.  The filter
+ * is blocked: one hash picks a 64-bit word and two bits in it (16 bits per
+ * entry, about 1.5% false positives).  A counter stuck at SATURATED is
+ * never decremented: it can only cost a useless probe, never a wrong
+ * answer.
+ */
+#define FILTER_MIN_BITS 512u
+#define FILTER_MAX_BITS (1u << 17)
+
+/* The lookup's view of a group, kept in lookup order. */
+struct hot {
+	uint64_t mask;		/* the mask's first 8 bytes, for short keys */
+	const uint64_t *filter;	/* the group's filter words */
+	uint32_t min_prio;
+	uint32_t id;
+};
 
 /* The entries that share one mask. */
 struct group {
@@ -35,6 +58,12 @@ struct p4fw_ternary {
 	uint32_t *next;			/* same key & mask, higher prio number */
 	uint32_t *free;
 	uint32_t nfree;
+	struct hot *hot;		/* norder entries, as order */
+	uint64_t fseed;
+	uint32_t fshift;		/* 64 - log2(words per filter) */
+	uint32_t fwords;		/* 64-bit words per group's filter */
+	uint64_t *fbits;		/* max_masks filters */
+	uint8_t *fcount;		/* their counters */
 };
 
 struct p4fw_ternary *p4fw_ternary_create(uint32_t key_bytes,
@@ -62,6 +91,23 @@ struct p4fw_ternary *p4fw_ternary_create(uint32_t key_bytes,
 		free(t);
 		return NULL;
 	}
+	{
+		uint64_t per = ((uint64_t)max_entries + max_masks - 1) /
+			       max_masks * 16;
+		uint32_t bits = FILTER_MIN_BITS, log = 9;
+
+		while (bits < per && bits < FILTER_MAX_BITS) {
+			bits <<= 1;
+			log++;
+		}
+		t->fshift = 64 - (log - 6);	/* picks a word */
+		t->fwords = bits / 64;
+		t->fseed = p4fw_hash((const uint8_t *)&t, sizeof(t), 0xb100ull);
+		t->fbits = calloc((size_t)max_masks * t->fwords,
+				  sizeof(*t->fbits));
+		t->fcount = calloc((size_t)max_masks * bits, 1);
+	}
+	t->hot = calloc(max_masks, sizeof(*t->hot));
 	t->groups = calloc(max_masks, sizeof(*t->groups));
 	t->order = calloc(max_masks, sizeof(*t->order));
 	t->prio = malloc((size_t)max_entries * sizeof(*t->prio));
@@ -69,7 +115,7 @@ struct p4fw_ternary *p4fw_ternary_create(uint32_t key_bytes,
 	t->next = malloc((size_t)max_entries * sizeof(*t->next));
 	t->free = malloc((size_t)max_entries * sizeof(*t->free));
 	if (!t->groups || !t->order || !t->prio || !t->value || !t->next ||
-	    !t->free) {
+	    !t->free || !t->hot || !t->fbits || !t->fcount) {
 		p4fw_ternary_destroy(t);
 		*err = -ENOMEM;
 		return NULL;
@@ -90,6 +136,9 @@ void p4fw_ternary_destroy(struct p4fw_ternary *t)
 	free(t->value);
 	free(t->next);
 	free(t->free);
+	free(t->hot);
+	free(t->fbits);
+	free(t->fcount);
 	free(t);
 }
 
@@ -99,6 +148,8 @@ void p4fw_ternary_flush(struct p4fw_ternary *t)
 
 	p4fw_exact_flush(t->index);
 	memset(t->groups, 0, (size_t)t->max_masks * sizeof(*t->groups));
+	memset(t->fbits, 0, (size_t)t->max_masks * t->fwords * 8);
+	memset(t->fcount, 0, (size_t)t->max_masks * t->fwords * 64);
 	t->norder = 0;
 	for (i = 0; i < t->max_entries; i++)
 		t->free[i] = t->max_entries - 1 - i;
@@ -128,7 +179,56 @@ static int64_t find_group(const struct p4fw_ternary *t, const uint8_t *mask)
 	return -1;
 }
 
-/* Keep t->order sorted by min_prio (at most 128 ids: insertion sort). */
+/* The filter hash of key & mask (a group's mask). */
+static uint64_t filter_hash(const struct p4fw_ternary *t, const uint8_t *key,
+			    const uint8_t *mask)
+{
+	uint8_t m[P4FW_TERNARY_MAX_KEY_BYTES];
+	uint64_t w = 0, mw = 0;
+	uint32_t i;
+
+	if (t->key_bytes <= 8) {
+		memcpy(&w, key, t->key_bytes);
+		memcpy(&mw, mask, t->key_bytes);
+		return p4fw_hash64(w & mw, t->fseed);
+	}
+	for (i = 0; i < t->key_bytes; i++)
+		m[i] = key[i] & mask[i];
+	return p4fw_hash(m, t->key_bytes, t->fseed);
+}
+
+/* Word of group ID's filter for hash H; its two bits in *BITS. */
+static size_t filter_word(const struct p4fw_ternary *t, uint32_t id,
+			  uint64_t h, uint64_t *bits)
+{
+	*bits = 1ull << (h & 63) | 1ull << (h >> 6 & 63);
+	return (size_t)id * t->fwords + (size_t)(h >> t->fshift);
+}
+
+static void filter_update(struct p4fw_ternary *t, uint32_t id, uint64_t h,
+			  int add)
+{
+	uint64_t bits, b;
+	size_t w = filter_word(t, id, h, &bits);
+
+	for (b = bits; b; b &= b - 1) {
+		uint8_t *c = &t->fcount[w * 64 + (size_t)__builtin_ctzll(b)];
+
+		if (*c == SATURATED)
+			continue;
+		if (add)
+			++*c;
+		else if (!--*c)
+			t->fbits[w] &= ~(b & -b);
+	}
+	if (add)
+		t->fbits[w] |= bits;
+}
+
+/*
+ * Keep t->order sorted by min_prio (at most 128 ids: insertion sort), and
+ * t->hot in the same order.
+ */
 static void sort_order(struct p4fw_ternary *t)
 {
 	uint32_t i, j;
@@ -140,6 +240,16 @@ static void sort_order(struct p4fw_ternary *t)
 		for (j = i; j > 0 && t->groups[t->order[j - 1]].min_prio > p; j--)
 			t->order[j] = t->order[j - 1];
 		t->order[j] = id;
+	}
+	for (i = 0; i < t->norder; i++) {
+		const struct group *g = &t->groups[t->order[i]];
+
+		t->hot[i].id = t->order[i];
+		t->hot[i].filter = &t->fbits[(size_t)t->order[i] * t->fwords];
+		t->hot[i].min_prio = g->min_prio;
+		t->hot[i].mask = 0;
+		memcpy(&t->hot[i].mask, g->mask,
+		       t->key_bytes < 8 ? t->key_bytes : 8);
 	}
 }
 
@@ -185,6 +295,8 @@ int p4fw_ternary_add(struct p4fw_ternary *t, const uint8_t *key,
 			t->free[t->nfree++] = e;
 			return err;
 		}
+		filter_update(t, id, filter_hash(t, key, t->groups[id].mask),
+			      1);
 	}
 	t->prio[e] = prio;
 	t->value[e] = value;
@@ -218,10 +330,14 @@ int p4fw_ternary_del(struct p4fw_ternary *t, const uint8_t *key,
 	*link = t->next[e];
 	if (link == &head) {
 		/* The head changed: point the index at the new one. */
-		if (head == NONE)
+		if (head == NONE) {
 			p4fw_exact_del(t->index, ik, NULL);
-		else
+			filter_update(t, (uint32_t)g,
+				      filter_hash(t, key, t->groups[g].mask),
+				      0);
+		} else {
 			p4fw_exact_replace(t->index, ik, head);
+		}
 	}
 	if (value)
 		*value = t->value[e];
@@ -232,33 +348,56 @@ int p4fw_ternary_del(struct p4fw_ternary *t, const uint8_t *key,
 			;
 		memmove(&t->order[i], &t->order[i + 1], t->norder - i - 1);
 		t->norder--;
+		/* A reused group starts clean, saturated counters included. */
+		memset(&t->fbits[(size_t)g * t->fwords], 0, t->fwords * 8);
+		memset(&t->fcount[(size_t)g * t->fwords * 64], 0,
+		       t->fwords * 64);
+		sort_order(t);
 	}
 	return 0;
+}
+
+/* A group's filter says whether key & mask may be in it (hash H). */
+static inline bool may_hold(const struct p4fw_ternary *t, const struct hot *g,
+			    uint64_t h)
+{
+	uint64_t bits = 1ull << (h & 63) | 1ull << (h >> 6 & 63);
+
+	return (g->filter[h >> t->fshift] & bits) == bits;
 }
 
 int p4fw_ternary_lookup(const struct p4fw_ternary *t, const uint8_t *key,
 			uint32_t *value, uint32_t *prio)
 {
 	uint8_t ik[P4FW_TERNARY_MAX_KEY_BYTES + 1];
-	uint32_t i, head, best = NONE;
+	uint32_t i, head, best = NONE, best_prio = NONE;
+	uint64_t kw = 0, h;
 
+	if (t->key_bytes <= 8)
+		memcpy(&kw, key, t->key_bytes);
 	for (i = 0; i < t->norder; i++) {
-		uint32_t id = t->order[i];
+		const struct hot *g = &t->hot[i];
 
 		/* Groups come by their lowest possible priority: stop early. */
-		if (best != NONE && t->prio[best] <= t->groups[id].min_prio)
+		if (best_prio <= g->min_prio)
 			break;
-		index_key(t, id, key, ik);
+		h = t->key_bytes <= 8 ? p4fw_hash64(kw & g->mask, t->fseed) :
+		    filter_hash(t, key, t->groups[g->id].mask);
+		if (!may_hold(t, g, h))
+			continue;
+		index_key(t, g->id, key, ik);
 		if (p4fw_exact_lookup(t->index, ik, &head))
 			continue;
-		if (best == NONE || t->prio[head] < t->prio[best])
+		if (t->prio[head] < best_prio) {
 			best = head;
+			best_prio = t->prio[head];
+		}
 	}
 	if (best == NONE)
 		return -ENOENT;
 	*value = t->value[best];
 	if (prio)
-		*prio = t->prio[best];
+		*prio = best_prio;
 	return 0;
 }
 
