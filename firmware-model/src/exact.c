@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "p4fw/exact.h"
 #include "hash.h"
 
@@ -55,7 +56,7 @@ struct p4fw_exact *p4fw_exact_create(uint32_t key_bytes, uint32_t max_entries,
 	t->mask = (uint32_t)(slots - 1);
 	t->stride = sizeof(struct slot_hdr) + ((key_bytes + 7) & ~7u);
 	t->seed = p4fw_hash((const uint8_t *)&t, sizeof(t), 0x5eedull);
-	t->slots = calloc(slots, t->stride);
+	t->slots = fw_big_zalloc(slots * t->stride);
 	if (!t->slots) {
 		free(t);
 		*err = -ENOMEM;
@@ -69,7 +70,7 @@ void p4fw_exact_destroy(struct p4fw_exact *t)
 {
 	if (!t)
 		return;
-	free(t->slots);
+	fw_big_free(t->slots, ((size_t)t->mask + 1) * t->stride);
 	free(t);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "p4fw/exact.h"
 #include "p4fw/lpm.h"
 
@@ -20,12 +21,24 @@ struct node {
 	uint16_t depth[256];
 };
 
+/*
+ * The root is one flat array indexed by the first root_bits of the key
+ * (24, or the whole key when shorter), DIR-24-8 style: a prefix up to /24
+ * is found with one read.  Its depths fit a byte: root leaves come from
+ * prefixes of at most root_bits bits.  Both arrays come from calloc, so
+ * the pages of a sparse root are never touched.
+ */
+#define ROOT UINT32_MAX		/* the root, where a node id is expected */
+
 struct p4fw_lpm {
 	uint32_t key_bits;
 	uint32_t key_bytes;
 	uint32_t max_entries;
+	uint32_t root_bits;		/* 8, 16 or 24 */
+	uint32_t *root_slot;
+	uint8_t *root_depth;
 	struct p4fw_exact *rules;	/* (length, masked key) -> value */
-	struct node *nodes;		/* nodes[0] is the root */
+	struct node *nodes;		/* below the root */
 	uint32_t nnodes;		/* used, including free ones */
 	uint32_t cap;
 	uint32_t *free_nodes;
@@ -50,16 +63,19 @@ struct p4fw_lpm *p4fw_lpm_create(uint32_t key_bits, uint32_t max_entries,
 	t->key_bits = key_bits;
 	t->key_bytes = (key_bits + 7) / 8;
 	t->max_entries = max_entries;
+	t->root_bits = t->key_bytes >= 3 ? 24 : 8 * t->key_bytes;
+	t->root_slot = fw_big_zalloc(sizeof(uint32_t) << t->root_bits);
+	t->root_depth = fw_big_zalloc((size_t)1 << t->root_bits);
 	t->rules = p4fw_exact_create(t->key_bytes + 2, max_entries, err);
 	t->cap = 16;
 	t->nodes = calloc(t->cap, sizeof(*t->nodes));
 	t->free_nodes = malloc(t->cap * sizeof(*t->free_nodes));
-	if (!t->rules || !t->nodes || !t->free_nodes) {
+	if (!t->rules || !t->nodes || !t->free_nodes || !t->root_slot ||
+	    !t->root_depth) {
 		p4fw_lpm_destroy(t);
 		*err = -ENOMEM;
 		return NULL;
 	}
-	t->nnodes = 1;
 	*err = 0;
 	return t;
 }
@@ -69,6 +85,8 @@ void p4fw_lpm_destroy(struct p4fw_lpm *t)
 	if (!t)
 		return;
 	p4fw_exact_destroy(t->rules);
+	fw_big_free(t->root_slot, sizeof(uint32_t) << t->root_bits);
+	fw_big_free(t->root_depth, (size_t)1 << t->root_bits);
 	free(t->nodes);
 	free(t->free_nodes);
 	free(t);
@@ -76,9 +94,24 @@ void p4fw_lpm_destroy(struct p4fw_lpm *t)
 
 void p4fw_lpm_flush(struct p4fw_lpm *t)
 {
+	size_t n = (size_t)1 << t->root_bits;
+	uint32_t *slot = fw_big_zalloc(n * sizeof(*slot));
+	uint8_t *depth = fw_big_zalloc(n);
+
 	p4fw_exact_flush(t->rules);
-	memset(&t->nodes[0], 0, sizeof(t->nodes[0]));
-	t->nnodes = 1;
+	/* Fresh zero pages rather than touching every page of the root. */
+	if (slot && depth) {
+		fw_big_free(t->root_slot, n * sizeof(*slot));
+		fw_big_free(t->root_depth, n);
+		t->root_slot = slot;
+		t->root_depth = depth;
+	} else {
+		fw_big_free(slot, n * sizeof(*slot));
+		fw_big_free(depth, n);
+		memset(t->root_slot, 0, n * sizeof(*slot));
+		memset(t->root_depth, 0, n);
+	}
+	t->nnodes = 0;
 	t->nfree_nodes = 0;
 }
 
@@ -89,13 +122,52 @@ uint32_t p4fw_lpm_count(const struct p4fw_lpm *t)
 
 uint32_t p4fw_lpm_nodes(const struct p4fw_lpm *t)
 {
-	return t->nnodes - t->nfree_nodes;
+	return 1 + t->nnodes - t->nfree_nodes;	/* the root counts */
 }
 
 size_t p4fw_lpm_footprint(const struct p4fw_lpm *t)
 {
 	return sizeof(*t) + p4fw_exact_footprint(t->rules) +
+	       ((size_t)5 << t->root_bits) +
 	       (size_t)t->cap * (sizeof(*t->nodes) + sizeof(*t->free_nodes));
+}
+
+/* Levels: 0 is the root (root_bits), then one key byte per node level. */
+static uint32_t level_end(const struct p4fw_lpm *t, uint32_t level)
+{
+	return t->root_bits + 8 * level;
+}
+
+static uint32_t level_index(const struct p4fw_lpm *t, const uint8_t *p,
+			    uint32_t level)
+{
+	uint32_t i, v = 0;
+
+	if (level)
+		return p[t->root_bits / 8 + level - 1];
+	for (i = 0; i < t->root_bits / 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Slot S of node N (or of the root): its value and its depth. */
+static uint32_t *slot_at(struct p4fw_lpm *t, uint32_t n, uint32_t s)
+{
+	return n == ROOT ? &t->root_slot[s] : &t->nodes[n].slot[s];
+}
+
+static uint16_t depth_get(const struct p4fw_lpm *t, uint32_t n, uint32_t s)
+{
+	return n == ROOT ? t->root_depth[s] : t->nodes[n].depth[s];
+}
+
+static void depth_set(struct p4fw_lpm *t, uint32_t n, uint32_t s,
+		      uint16_t depth)
+{
+	if (n == ROOT)
+		t->root_depth[s] = (uint8_t)depth;	/* <= 25 at the root */
+	else
+		t->nodes[n].depth[s] = depth;
 }
 
 /* KEY cut to LEN bits, into OUT (key_bytes). */
@@ -160,61 +232,55 @@ static int64_t node_new(struct p4fw_lpm *t, uint32_t slot, uint16_t depth)
 static void cover(struct p4fw_lpm *t, uint32_t n, uint32_t s, uint32_t slot,
 		  uint16_t depth)
 {
-	struct node *nd = &t->nodes[n];
-	uint32_t i;
+	uint32_t v = *slot_at(t, n, s), i;
 
-	if (nd->slot[s] & CHILD) {
-		uint32_t c = nd->slot[s] & ~CHILD;
-
+	if (v & CHILD) {
 		for (i = 0; i < 256; i++)
-			cover(t, c, i, slot, depth);
+			cover(t, v & ~CHILD, i, slot, depth);
 		return;
 	}
-	if (nd->depth[s] < depth) {
-		nd->slot[s] = slot;
-		nd->depth[s] = depth;
+	if (depth_get(t, n, s) < depth) {
+		*slot_at(t, n, s) = slot;
+		depth_set(t, n, s, depth);
 	}
 }
 
 /* Fold node C, child of slot S of N, when all its slots are one leaf. */
 static void fold(struct p4fw_lpm *t, uint32_t n, uint32_t s)
 {
+	uint32_t v = *slot_at(t, n, s), i;
 	struct node *c;
-	uint32_t i;
 
-	if (!(t->nodes[n].slot[s] & CHILD))
+	if (!(v & CHILD))
 		return;
-	c = &t->nodes[t->nodes[n].slot[s] & ~CHILD];
+	c = &t->nodes[v & ~CHILD];
 	for (i = 0; i < 256; i++)
 		if ((c->slot[i] & CHILD) || c->slot[i] != c->slot[0] ||
 		    c->depth[i] != c->depth[0])
 			return;
-	t->free_nodes[t->nfree_nodes++] = t->nodes[n].slot[s] & ~CHILD;
-	t->nodes[n].slot[s] = c->slot[0];
-	t->nodes[n].depth[s] = c->depth[0];
+	t->free_nodes[t->nfree_nodes++] = v & ~CHILD;
+	*slot_at(t, n, s) = c->slot[0];
+	depth_set(t, n, s, c->depth[0]);
 }
 
 /* Replace, under slot S of N, the leaves set by depth OLD with (slot, depth). */
 static void uncover(struct p4fw_lpm *t, uint32_t n, uint32_t s, uint16_t old,
 		    uint32_t slot, uint16_t depth)
 {
-	struct node *nd = &t->nodes[n];
-	uint32_t i;
+	uint32_t v = *slot_at(t, n, s), i;
 
-	if (nd->slot[s] & CHILD) {
-		uint32_t c = nd->slot[s] & ~CHILD;
-
+	if (v & CHILD) {
 		/*
 		 * No fold here: a node below the range exists only for a
 		 * longer prefix, which stays and keeps the node mixed.
 		 */
 		for (i = 0; i < 256; i++)
-			uncover(t, c, i, old, slot, depth);
+			uncover(t, v & ~CHILD, i, old, slot, depth);
 		return;
 	}
-	if (nd->depth[s] == old) {
-		nd->slot[s] = slot;
-		nd->depth[s] = depth;
+	if (depth_get(t, n, s) == old) {
+		*slot_at(t, n, s) = slot;
+		depth_set(t, n, s, depth);
 	}
 }
 
@@ -226,26 +292,25 @@ static void uncover(struct p4fw_lpm *t, uint32_t n, uint32_t s, uint16_t old,
 static int64_t walk(struct p4fw_lpm *t, const uint8_t *p, uint32_t len,
 		    int create, uint32_t *path)
 {
-	uint32_t level = 0, n = 0;
+	uint32_t level = 0, n = ROOT;
 
-	while (len > 8 * (level + 1)) {
-		uint32_t s = p[level];
-		struct node *nd = &t->nodes[n];
+	while (len > level_end(t, level)) {
+		uint32_t s = level_index(t, p, level);
 
 		path[level] = n;
-		if (!(nd->slot[s] & CHILD)) {
+		if (!(*slot_at(t, n, s) & CHILD)) {
 			int64_t c;
 
 			if (!create)
 				return -ENOENT;
-			c = node_new(t, nd->slot[s], nd->depth[s]);
+			c = node_new(t, *slot_at(t, n, s), depth_get(t, n, s));
 			if (c < 0)
 				return c;
-			nd = &t->nodes[n];	/* node_new may move nodes */
-			nd->slot[s] = CHILD | (uint32_t)c;
-			nd->depth[s] = 0;
+			/* node_new may move the nodes: look the slot up again */
+			*slot_at(t, n, s) = CHILD | (uint32_t)c;
+			depth_set(t, n, s, 0);
 		}
-		n = nd->slot[s] & ~CHILD;
+		n = *slot_at(t, n, s) & ~CHILD;
 		level++;
 	}
 	path[level] = n;
@@ -275,8 +340,8 @@ int p4fw_lpm_add(struct p4fw_lpm *t, const uint8_t *key, uint32_t len,
 		p4fw_exact_del(t->rules, rk, NULL);
 		return (int)level;
 	}
-	count = 1u << (8 * (level + 1) - len);
-	first = p[level] & (uint32_t)(0x100 - count);
+	count = 1u << (level_end(t, (uint32_t)level) - len);
+	first = level_index(t, p, (uint32_t)level) & ~(count - 1);
 	for (i = first; i < first + count; i++)
 		cover(t, path[level], i, value + 1, (uint16_t)(len + 1));
 	return 0;
@@ -313,34 +378,36 @@ int p4fw_lpm_del(struct p4fw_lpm *t, const uint8_t *key, uint32_t len,
 	level = walk(t, p, len, 0, path);
 	if (level < 0)
 		return 0;	/* cannot happen: the prefix's nodes exist */
-	count = 1u << (8 * (level + 1) - len);
-	first = p[level] & (uint32_t)(0x100 - count);
+	count = 1u << (level_end(t, (uint32_t)level) - len);
+	first = level_index(t, p, (uint32_t)level) & ~(count - 1);
 	for (i = first; i < first + count; i++)
 		uncover(t, path[level], i, (uint16_t)(len + 1), slot, depth);
 	/* Fold the path's nodes that became one leaf, deepest first. */
 	for (l = level; l > 0; l--)
-		fold(t, path[l - 1], p[l - 1]);
+		fold(t, path[l - 1], level_index(t, p, (uint32_t)(l - 1)));
 	return 0;
 }
 
 int p4fw_lpm_lookup(const struct p4fw_lpm *t, const uint8_t *key,
 		    uint32_t *value, uint32_t *len)
 {
-	const struct node *nd = &t->nodes[0];
-	uint32_t i, s;
+	uint32_t i = t->root_bits / 8, idx = key[0], s;
+	const struct node *nd = NULL;
 
-	for (i = 0; i < t->key_bytes; i++) {
-		s = nd->slot[key[i]];
-		if (s & CHILD) {
-			nd = &t->nodes[s & ~CHILD];
-			continue;
-		}
-		if (!s)
-			return -ENOENT;
-		*value = s - 1;
-		if (len)
-			*len = nd->depth[key[i]] - 1u;
-		return 0;
+	if (i > 1)
+		idx = idx << 8 | key[1];
+	if (i > 2)
+		idx = idx << 8 | key[2];
+	s = t->root_slot[idx];
+	while (s & CHILD) {
+		nd = &t->nodes[s & ~CHILD];
+		idx = key[i++];	/* children end before the key does */
+		s = nd->slot[idx];
 	}
-	return -ENOENT;	/* cannot happen: the last level has no children */
+	if (!s)
+		return -ENOENT;
+	*value = s - 1;
+	if (len)
+		*len = (nd ? nd->depth[idx] : t->root_depth[idx]) - 1u;
+	return 0;
 }

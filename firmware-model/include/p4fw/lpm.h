@@ -7,10 +7,14 @@
  * 31-bit handles.  A lookup returns the value of the longest prefix that
  * matches, never scanning entries.
  *
- * A multibit trie with 8-bit strides and leaf pushing: every node is 256
- * slots, each either a child node or the value of the longest prefix
- * covering it (with that prefix's length kept beside, for updates), so a
- * lookup is one slot read per key byte until a leaf (4 for IPv4).  The
+ * A multibit trie with leaf pushing: a flat root indexed by the key's
+ * first 24 bits (DIR-24-8 style; the whole key when it is shorter), then
+ * nodes of 256 slots per further key byte.  Every slot is either a child
+ * node or the value of the longest prefix covering it (with that prefix's
+ * length kept beside, for updates), so a lookup reads one slot for a
+ * prefix up to /24, one more per byte beyond.  The root of a table with
+ * keys of 24 bits or more is 80 MiB of address space, of which only the
+ * pages prefixes cover are ever touched (DPDK's rte_lpm holds 64 MiB).  The
  * prefixes themselves live in an exact-match table, which deletion uses to
  * find the next-longest covering prefix; nodes whose 256 slots become one
  * leaf are folded back into their parent.
@@ -46,7 +50,10 @@ int p4fw_lpm_lookup(const struct p4fw_lpm *t, const uint8_t *key,
 void p4fw_lpm_flush(struct p4fw_lpm *t);
 
 uint32_t p4fw_lpm_count(const struct p4fw_lpm *t);
-/* Trie nodes in use (the root counts): 1 when no prefix is longer than 8. */
+/*
+ * Trie nodes in use, the root counting as one: 1 while no prefix is longer
+ * than the root's bits (24, or the whole key when shorter).
+ */
 uint32_t p4fw_lpm_nodes(const struct p4fw_lpm *t);
 size_t p4fw_lpm_footprint(const struct p4fw_lpm *t);
 

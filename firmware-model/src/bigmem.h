@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Zeroed memory for the big arrays of tables (exact slots, the LPM root).
+ * Large ones are mapped directly, so pages a table never touches cost
+ * nothing, and on Linux are marked for transparent huge pages: a random
+ * lookup in a 64 MiB array otherwise pays a TLB miss on top of the cache
+ * miss.  Small ones come from calloc.
+ */
+#ifndef P4FW_BIGMEM_H
+#define P4FW_BIGMEM_H
+
+#include <stddef.h>
+
+void *fw_big_zalloc(size_t bytes);
+void fw_big_free(void *p, size_t bytes);
+
+#endif /* P4FW_BIGMEM_H */
