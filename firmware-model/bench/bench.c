@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "p4fw/exact.h"
 #include "p4fw/lpm.h"
@@ -378,11 +379,15 @@ static int want(int argc, char **argv, const char *what)
 int main(int argc, char **argv)
 {
 #ifdef HAVE_DPDK
+	char prefix[64];
 	char *eal[] = { "bench", "--no-huge", "-m", "1536", "--no-pci",
 			"--no-shconf", "--no-telemetry", "-l", "0",
-			"--log-level=lib.*:error", NULL };
+			"--log-level=lib.*:error", prefix, NULL };
 
-	have_dpdk = rte_eal_init(10, eal) >= 0;
+	/* A prefix of its own, so that concurrent runs do not share EAL files. */
+	snprintf(prefix, sizeof(prefix), "--file-prefix=p4fw-bench-%d",
+		 (int)getpid());
+	have_dpdk = rte_eal_init(11, eal) >= 0;
 #endif
 	draws = malloc(LOOKUPS * sizeof(*draws));
 	printf("p4fw benchmark: %u random single lookups per figure%s\n\n",

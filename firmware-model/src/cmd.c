@@ -307,10 +307,14 @@ static int prefix_len(const uint8_t *mask, uint32_t bits)
 	return (int)len;
 }
 
-static int table_insert(struct fw_table *t, const struct fw_entry *e,
-			uint32_t handle)
+static uint8_t *key_of(const struct fw_table *t, uint32_t handle)
 {
-	const uint8_t *key = e->key, *mask = e->key + t->key_bytes;
+	return t->keys + (size_t)handle * 2 * t->key_bytes;
+}
+
+static int table_insert(struct fw_table *t, uint32_t handle, uint32_t prio)
+{
+	const uint8_t *key = key_of(t, handle), *mask = key + t->key_bytes;
 
 	switch (t->type) {
 	case P4NIC_TABLE_EXACT:
@@ -320,13 +324,13 @@ static int table_insert(struct fw_table *t, const struct fw_entry *e,
 				    (uint32_t)prefix_len(mask, t->key_bits),
 				    handle);
 	default:
-		return p4fw_ternary_add(t->ternary, key, mask, e->prio, handle);
+		return p4fw_ternary_add(t->ternary, key, mask, prio, handle);
 	}
 }
 
-static void table_remove(struct fw_table *t, const struct fw_entry *e)
+static void table_remove(struct fw_table *t, uint32_t handle)
 {
-	const uint8_t *key = e->key, *mask = e->key + t->key_bytes;
+	const uint8_t *key = key_of(t, handle), *mask = key + t->key_bytes;
 
 	switch (t->type) {
 	case P4NIC_TABLE_EXACT:
@@ -337,9 +341,17 @@ static void table_remove(struct fw_table *t, const struct fw_entry *e)
 			     (uint32_t)prefix_len(mask, t->key_bits), NULL);
 		break;
 	default:
-		p4fw_ternary_del(t->ternary, key, mask, e->prio, NULL);
+		p4fw_ternary_del(t->ternary, key, mask,
+				 t->entries[handle].prio, NULL);
 		break;
 	}
+}
+
+/* Forget an entry: nothing of it stays, counters included. */
+static void entry_clear(struct fw_table *t, uint32_t handle)
+{
+	memset(&t->entries[handle], 0, sizeof(t->entries[handle]));
+	memset(key_of(t, handle), 0, 2 * t->key_bytes);
 }
 
 static bool check_key(const struct fw_table *t, const uint8_t *b,
@@ -384,8 +396,8 @@ static void cmd_entry(struct p4fw *fw, const struct cmd *c,
 	uint8_t b[sizeof(struct p4nic_entry)];
 	bool replace = c->opcode == P4NIC_CMD_ENTRY_REPLACE;
 	u128 params[P4NIC_MAX_PARAMS];
-	struct fw_entry *e, *old;
 	struct fw_table *t;
+	struct fw_entry *e;
 	uint32_t handle, action, i;
 	int err;
 
@@ -398,10 +410,10 @@ static void cmd_entry(struct p4fw *fw, const struct cmd *c,
 	handle = fw_le32(b + E_HANDLE);
 	if (handle >= t->max_entries)
 		return fail(r, P4NIC_ST_INVALID, P4NIC_F_HANDLE, E_HANDLE);
-	old = t->entries[handle];
-	if (!replace && old)
+	e = &t->entries[handle];
+	if (!replace && e->used)
 		return fail(r, P4NIC_ST_EXISTS, P4NIC_F_HANDLE, E_HANDLE);
-	if (replace && !old)
+	if (replace && !e->used)
 		return fail(r, P4NIC_ST_NOT_FOUND, P4NIC_F_HANDLE, E_HANDLE);
 	for (i = 0; i < 12; i++)
 		if (b[E_RSVD + i])
@@ -423,27 +435,21 @@ static void cmd_entry(struct p4fw *fw, const struct cmd *c,
 
 	if (replace) {
 		/* Replace changes what an entry does, never what it matches. */
-		if (old->prio != fw_le32(b + E_PRIO) ||
-		    memcmp(old->key, b + E_KEY, t->key_bytes) ||
-		    memcmp(old->key + t->key_bytes, b + E_MASK, t->key_bytes))
+		if (e->prio != fw_le32(b + E_PRIO) ||
+		    memcmp(key_of(t, handle), b + E_KEY, t->key_bytes) ||
+		    memcmp(key_of(t, handle) + t->key_bytes, b + E_MASK,
+			   t->key_bytes))
 			return fail(r, P4NIC_ST_INVALID, P4NIC_F_KEY, E_KEY);
-		old->action = action;
-		old->nparams = fw_le16(b + E_NPARAMS);
-		memcpy(old->params, params, sizeof(params));
+		e->action = action;
+		e->nparams = fw_le16(b + E_NPARAMS);
+		memcpy(e->params, params, sizeof(params));
 		return;
 	}
-	e = calloc(1, sizeof(*e) + 2 * t->key_bytes);
-	if (!e)
-		return fail(r, P4NIC_ST_NO_MEMORY, P4NIC_F_NONE, 0);
-	e->prio = fw_le32(b + E_PRIO);
-	e->action = action;
-	e->nparams = fw_le16(b + E_NPARAMS);
-	memcpy(e->params, params, sizeof(params));
-	memcpy(e->key, b + E_KEY, t->key_bytes);
-	memcpy(e->key + t->key_bytes, b + E_MASK, t->key_bytes);
-	err = table_insert(t, e, handle);
+	memcpy(key_of(t, handle), b + E_KEY, t->key_bytes);
+	memcpy(key_of(t, handle) + t->key_bytes, b + E_MASK, t->key_bytes);
+	err = table_insert(t, handle, fw_le32(b + E_PRIO));
 	if (err) {
-		free(e);
+		entry_clear(t, handle);
 		if (err == -EEXIST)
 			return fail(r, P4NIC_ST_EXISTS, P4NIC_F_KEY, E_KEY);
 		if (err == -E2BIG)
@@ -453,7 +459,11 @@ static void cmd_entry(struct p4fw *fw, const struct cmd *c,
 				    E_TABLE);
 		return fail(r, P4NIC_ST_NO_MEMORY, P4NIC_F_NONE, 0);
 	}
-	t->entries[handle] = e;
+	e->used = 1;
+	e->prio = fw_le32(b + E_PRIO);
+	e->action = action;
+	e->nparams = fw_le16(b + E_NPARAMS);
+	memcpy(e->params, params, sizeof(params));
 	t->num_entries++;
 	fw->pipe->num_entries++;
 }
@@ -475,7 +485,6 @@ static void cmd_entry_del(struct p4fw *fw, const struct cmd *c,
 			  struct res *r)
 {
 	struct fw_table *t;
-	struct fw_entry *e;
 
 	if (!no_input(c, r) || !params_unused(c, 2, r))
 		return;
@@ -484,12 +493,10 @@ static void cmd_entry_del(struct p4fw *fw, const struct cmd *c,
 		return;
 	if (c->p[1] >= t->max_entries)
 		return fail(r, P4NIC_ST_INVALID, P4NIC_F_HANDLE, 1);
-	e = t->entries[c->p[1]];
-	if (!e)
+	if (!t->entries[c->p[1]].used)
 		return fail(r, P4NIC_ST_NOT_FOUND, P4NIC_F_HANDLE, 1);
-	table_remove(t, e);
-	free(e);
-	t->entries[c->p[1]] = NULL;
+	table_remove(t, c->p[1]);
+	entry_clear(t, c->p[1]);
 	t->num_entries--;
 	fw->pipe->num_entries--;
 }
@@ -504,10 +511,9 @@ static void cmd_flush(struct p4fw *fw, const struct cmd *c, struct res *r)
 	t = param_table(fw, c, r);
 	if (!t)
 		return;
-	for (i = 0; i < t->max_entries; i++) {
-		free(t->entries[i]);
-		t->entries[i] = NULL;
-	}
+	for (i = 0; i < t->max_entries; i++)
+		if (t->entries[i].used)
+			entry_clear(t, i);
 	if (t->type == P4NIC_TABLE_EXACT)
 		p4fw_exact_flush(t->exact);
 	else if (t->type == P4NIC_TABLE_LPM)
@@ -540,10 +546,10 @@ static void cmd_counters(struct p4fw *fw, const struct cmd *c,
 	if (!need_out(c, (uint64_t)c->p[2] * sizeof(struct p4nic_counter), r))
 		return;
 	for (i = 0; i < c->p[2]; i++) {
-		const struct fw_entry *e = t->entries[c->p[1] + i];
+		const struct fw_entry *e = &t->entries[c->p[1] + i];
 
-		fw_put64(b + 16 * n, e ? e->packets : 0);
-		fw_put64(b + 16 * n + 8, e ? e->bytes : 0);
+		fw_put64(b + 16 * n, e->used ? e->packets : 0);
+		fw_put64(b + 16 * n + 8, e->used ? e->bytes : 0);
 		if (++n == 64 || i + 1 == c->p[2]) {
 			if (!write_out(c, dma, (i + 1 - n) * 16, b, n * 16, r))
 				return;

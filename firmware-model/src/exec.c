@@ -89,7 +89,6 @@ static void punt(struct fw_ctx *c, uint32_t reason, uint32_t info)
 static u128 container(const struct fw_pipeline *p, struct fw_ctx *c,
 		      const struct fw_operand *o, const u128 *params)
 {
-	const struct fw_field *f;
 
 	switch (o->kind) {
 	case P4NIC_OPND_CONST:
@@ -101,11 +100,10 @@ static u128 container(const struct fw_pipeline *p, struct fw_ctx *c,
 			punt(c, P4NIC_RX_UNSUPPORTED, 0);
 		return c->kmeta[o->index];
 	case P4NIC_OPND_FIELD:
-		f = &p->fields[o->index];
-		if (!(c->valid & 1u << f->header))
+		if (!(c->valid & 1u << o->header))
 			return 0;
-		return fw_get_bits(c->pkt, c->hdr_off[f->header] * 8 +
-				   f->bit_offset, f->bit_width);
+		return fw_get_bits(c->pkt, c->hdr_off[o->header] * 8 +
+				   o->hdr_bit, o->container_bits);
 	case P4NIC_OPND_PARAM:
 		return params[o->index];
 	case P4NIC_OPND_REGISTER:
@@ -120,6 +118,8 @@ static u128 container(const struct fw_pipeline *p, struct fw_ctx *c,
 static u128 rd(const struct fw_pipeline *p, struct fw_ctx *c,
 	       const struct fw_operand *o, const u128 *params)
 {
+	if (o->whole && o->kind != P4NIC_OPND_KEY)
+		return container(p, c, o, params);
 	if (o->kind == P4NIC_OPND_KEY)
 		return fw_get_bits(c->keys[o->index], o->bit_start,
 				   opnd_width(o));
@@ -145,7 +145,6 @@ static bool wr(const struct fw_pipeline *p, struct fw_ctx *c,
 	uint32_t w = opnd_width(o);
 	u128 m = fw_mask(w) << o->bit_start;
 	u128 *cell;
-	const struct fw_field *f;
 
 	v &= fw_mask(w);
 	switch (o->kind) {
@@ -159,13 +158,12 @@ static bool wr(const struct fw_pipeline *p, struct fw_ctx *c,
 		fw_set_bits(c->keys[o->index], o->bit_start, w, v);
 		return true;
 	case P4NIC_OPND_FIELD:
-		f = &p->fields[o->index];
 		/* Writing a header the packet does not have does nothing. */
-		if (c->valid & 1u << f->header) {
-			u128 old = container(p, c, o, NULL);
+		if (c->valid & 1u << o->header) {
+			u128 old = o->whole ? 0 : container(p, c, o, NULL);
 
-			fw_set_bits(c->pkt, c->hdr_off[f->header] * 8 +
-				    f->bit_offset, f->bit_width,
+			fw_set_bits(c->pkt, c->hdr_off[o->header] * 8 +
+				    o->hdr_bit, o->container_bits,
 				    (old & ~m) | v << o->bit_start);
 		}
 		return true;
@@ -252,7 +250,7 @@ static int apply_table(struct p4fw *fw, uint32_t ti)
 	}
 	c->hit = lookup(t, key, &handle) == 0;
 	if (c->hit) {
-		e = t->entries[handle];
+		e = &t->entries[handle];
 		ref = e->action == P4NIC_NONE ? &t->dflt[P4NIC_DEFAULT_HIT] :
 		      NULL;
 	} else if (t->miss_mode == P4NIC_MISS_TO_HOST) {
@@ -570,7 +568,7 @@ static void commit(struct p4fw *fw, struct p4fw_verdict *v)
 		if (c->hits[i].handle == P4NIC_NONE) {
 			t->misses++;
 		} else {
-			struct fw_entry *e = t->entries[c->hits[i].handle];
+			struct fw_entry *e = &t->entries[c->hits[i].handle];
 
 			t->hits++;
 			e->packets++;

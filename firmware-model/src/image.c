@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "pipeline.h"
 
 struct sect {
@@ -485,6 +486,12 @@ static int read_operands(struct loader *l)
 		if (o->kind == P4NIC_OPND_CONST &&
 		    p->consts[o->index] & ~fw_mask(o->container_bits))
 			return bad(l, P4NIC_SECT_OPERANDS, i);
+		o->whole = o->bit_start == 0 &&
+			   o->bit_end + 1u == o->container_bits;
+		if (o->kind == P4NIC_OPND_FIELD) {
+			o->header = (uint16_t)p->fields[o->index].header;
+			o->hdr_bit = p->fields[o->index].bit_offset;
+		}
 	}
 	return 0;
 }
@@ -638,7 +645,10 @@ static int read_tables(struct loader *l)
 		    read_actref(l, r + 68, &t->dflt[P4NIC_DEFAULT_MISS], i))
 			return -EINVAL;
 
-		t->entries = calloc(t->max_entries, sizeof(*t->entries));
+		t->entries = fw_big_zalloc((size_t)t->max_entries *
+					   sizeof(*t->entries));
+		t->keys = fw_big_zalloc((size_t)t->max_entries * 2 *
+					t->key_bytes);
 		switch (t->type) {
 		case P4NIC_TABLE_EXACT:
 			t->exact = p4fw_exact_create(t->key_bytes,
@@ -654,7 +664,7 @@ static int read_tables(struct loader *l)
 							 t->max_masks, &err);
 			break;
 		}
-		if (!t->entries || !t->exact)
+		if (!t->entries || !t->keys || !t->exact)
 			return refuse(l, P4NIC_ST_NO_MEMORY, P4NIC_F_IMG_TABLE,
 				      rec_off(l, P4NIC_SECT_TABLES, i));
 	}
@@ -928,17 +938,16 @@ static int check_programs(struct loader *l)
 
 void fw_pipeline_free(struct fw_pipeline *p)
 {
-	uint32_t i, j;
+	uint32_t i;
 
 	if (!p)
 		return;
 	for (i = 0; p->tables && i < p->num_tables; i++) {
 		struct fw_table *t = &p->tables[i];
 
-		if (t->entries)
-			for (j = 0; j < t->max_entries; j++)
-				free(t->entries[j]);
-		free(t->entries);
+		fw_big_free(t->entries, (size_t)t->max_entries *
+			    sizeof(*t->entries));
+		fw_big_free(t->keys, (size_t)t->max_entries * 2 * t->key_bytes);
 		if (t->type == P4NIC_TABLE_EXACT)
 			p4fw_exact_destroy(t->exact);
 		else if (t->type == P4NIC_TABLE_LPM)

@@ -52,6 +52,10 @@ struct fw_operand {
 	uint16_t bit_end;
 	uint32_t index;
 	uint32_t elem;
+	/* FIELD: copied from the field, so a read is one lookup less */
+	uint16_t header;
+	uint16_t hdr_bit;
+	bool whole;		/* the slice is the whole container */
 };
 
 struct fw_insn {
@@ -107,15 +111,18 @@ struct fw_actref {
 	u128 args[P4NIC_MAX_PARAMS];
 };
 
-/* An installed entry; key and mask follow, key_bytes each. */
+/*
+ * An entry, in an array indexed by handle, so that a hit costs one memory
+ * access; its key and mask, which only updates need, live apart.
+ */
 struct fw_entry {
+	uint32_t used;
 	uint32_t prio;
 	uint32_t action;	/* index, or P4NIC_NONE */
 	uint32_t nparams;
 	uint64_t packets;
 	uint64_t bytes;
 	u128 params[P4NIC_MAX_PARAMS];
-	uint8_t key[];		/* key, then mask */
 };
 
 struct fw_table {
@@ -136,7 +143,8 @@ struct fw_table {
 		struct p4fw_lpm *lpm;
 		struct p4fw_ternary *ternary;
 	};
-	struct fw_entry **entries;	/* by handle */
+	struct fw_entry *entries;	/* by handle, max_entries */
+	uint8_t *keys;			/* by handle: key, then mask */
 	uint32_t num_entries;
 	uint64_t hits;
 	uint64_t misses;
