@@ -86,7 +86,7 @@ static void punt(struct fw_ctx *c, uint32_t reason, uint32_t info)
 }
 
 /* Whole container value of a value operand. */
-static u128 container(const struct fw_pipeline *p, struct fw_ctx *c,
+static inline u128 container(const struct fw_pipeline *p, struct fw_ctx *c,
 		      const struct fw_operand *o, const u128 *params)
 {
 
@@ -115,8 +115,8 @@ static u128 container(const struct fw_pipeline *p, struct fw_ctx *c,
 	}
 }
 
-static u128 rd(const struct fw_pipeline *p, struct fw_ctx *c,
-	       const struct fw_operand *o, const u128 *params)
+static inline u128 rd(const struct fw_pipeline *p, struct fw_ctx *c,
+		      const struct fw_operand *o, const u128 *params)
 {
 	if (o->whole && o->kind != P4NIC_OPND_KEY)
 		return container(p, c, o, params);
@@ -528,9 +528,13 @@ static void start_packet(struct p4fw *fw, uint32_t in_port, uint32_t len)
 	c->num_undo = 0;
 	c->num_mirrors = 0;
 	memset(c->meta, 0, p->num_meta * sizeof(c->meta[0]));
-	memset(c->kmeta, 0, sizeof(c->kmeta));
 	for (i = 0; i < p->num_tables; i++)
 		memset(c->keys[i], 0, p->tables[i].key_bytes);
+	c->kmeta[P4NIC_KMETA_DATALEN] = 0;
+	c->kmeta[P4NIC_KMETA_SKBMARK] = 0;
+	c->kmeta[P4NIC_KMETA_TCINDEX] = 0;
+	c->kmeta[P4NIC_KMETA_SKBPRIO] = 0;
+	c->kmeta[P4NIC_KMETA_DIRECTION] = 0;
 	c->kmeta[P4NIC_KMETA_PKTLEN] = len;
 	c->kmeta[P4NIC_KMETA_IFINDEX] = p->ports[in_port].ifindex;
 	c->kmeta[P4NIC_KMETA_IIF] = p->ports[in_port].ifindex;
@@ -600,8 +604,11 @@ void p4fw_process(struct p4fw *fw, uint32_t in_port, const uint8_t *pkt,
 	struct fw_port *port;
 	int r;
 
-	memset(v, 0, sizeof(*v));
 	v->kind = P4FW_HOST;
+	v->reason = 0;
+	v->info = 0;
+	v->port = 0;
+	v->num_mirrors = 0;
 	v->data = pkt;
 	v->len = len;
 	if (in_port >= fw->num_ports || len > P4NIC_PKT_MAX) {
