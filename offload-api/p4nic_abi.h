@@ -138,8 +138,8 @@ struct p4nic_rx_desc {
 	__le16 pkt_len;		/* device */
 	__le16 status;		/* device: P4NIC_DESC_* */
 	__le16 reason;		/* device: P4NIC_RX_* */
-	__le32 info;		/* device: PASS: the TC_ACT_* verdict (ok or
-				 * pipe); TABLE_MISS: the table id */
+	/* device: PASS: the TC_ACT_* verdict (ok, pipe); TABLE_MISS: table id */
+	__le32 info;
 	__le32 rsvd;
 };
 
@@ -177,15 +177,15 @@ enum p4nic_opcode {
 	P4NIC_CMD_ENTRY_REPLACE = 8,	/* in: struct p4nic_entry */
 	P4NIC_CMD_ENTRY_DEL = 9,	/* p[0] table, p[1] handle */
 	P4NIC_CMD_TABLE_FLUSH = 10,	/* p[0] table */
-	P4NIC_CMD_COUNTERS_READ = 11,	/* p[0] table, p[1] first handle,
-					 * p[2] count; out: p4nic_counter[] */
+	/* p[0] table, p[1] first handle, p[2] count; out: p4nic_counter[] */
+	P4NIC_CMD_COUNTERS_READ = 11,
 	P4NIC_CMD_DEFAULT_SET = 12,	/* in: struct p4nic_default_action */
-	P4NIC_CMD_REG_READ = 13,	/* p[0] reg, p[1] index, p[2] count;
-					 * out: p4nic_u128[] */
+	/* p[0] reg, p[1] index, p[2] count; out: p4nic_u128[] */
+	P4NIC_CMD_REG_READ = 13,
 	P4NIC_CMD_REG_WRITE = 14,	/* same; in: p4nic_u128[] */
 	P4NIC_CMD_TABLE_MISS_MODE = 15,	/* p[0] table, p[1] P4NIC_MISS_* */
-	P4NIC_CMD_QUERY = 16,		/* p[0] P4NIC_QUERY_*, p[1] id;
-					 * out: the matching structure */
+	/* p[0] P4NIC_QUERY_*, p[1] id; out: the matching structure */
+	P4NIC_CMD_QUERY = 16,
 	P4NIC_CMD_MAX = P4NIC_CMD_QUERY,
 };
 
@@ -202,9 +202,11 @@ struct p4nic_cmd {
 
 struct p4nic_cpl {
 	__le32 cookie;
-	__le32 result;		/* OK: bytes written to out_addr;
-				 * error: byte offset of the bad field in
-				 * the input (or the parameter index) */
+	/*
+	 * OK: bytes written to out_addr; error: byte offset of the bad field
+	 * in the input (or the parameter index)
+	 */
+	__le32 result;
 	__le16 status;		/* P4NIC_ST_* */
 	__le16 field;		/* error: P4NIC_F_*, which field is bad */
 	__le16 aq_head;		/* the device's AQ_HEAD after this one */
@@ -575,8 +577,7 @@ enum p4nic_op {
 	P4NIC_OP_BXOR,
 	P4NIC_OP_LABEL,		/* no effect */
 	P4NIC_OP_JUMP,		/* then_ctl */
-	P4NIC_OP_RET,		/* end the action: pipe, or then_ctl's
-				 * VERDICT */
+	P4NIC_OP_RET,		/* end the action: pipe, or a VERDICT */
 	P4NIC_OP_MAX = P4NIC_OP_RET,
 };
 
