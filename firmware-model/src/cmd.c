@@ -129,6 +129,12 @@ static uint32_t find_action(const struct fw_pipeline *p, uint32_t id)
 	return P4NIC_NONE;
 }
 
+typedef void handler_fn(struct p4fw *fw, const struct cmd *c,
+			const struct p4fw_dma *dma, struct res *r);
+
+/* By opcode; IDENTIFY reports the opcodes that have one. */
+static handler_fn *const handlers[P4NIC_CMD_MAX + 1];
+
 static void cmd_identify(struct p4fw *fw, const struct cmd *c,
 			 const struct p4fw_dma *dma, struct res *r)
 {
@@ -147,7 +153,8 @@ static void cmd_identify(struct p4fw *fw, const struct cmd *c,
 	if (!no_input(c, r) || !params_unused(c, 0, r))
 		return;
 	for (op = 1; op <= P4NIC_CMD_MAX; op++)
-		cmds |= P4NIC_CMD_BIT(op);
+		if (handlers[op])
+			cmds |= P4NIC_CMD_BIT(op);
 	fw_put16(b, P4NIC_ABI_MAJOR);
 	fw_put16(b + 2, P4NIC_ABI_MINOR);
 	fw_put32(b + 4, fw->num_ports);
@@ -160,8 +167,9 @@ static void cmd_identify(struct p4fw *fw, const struct cmd *c,
 }
 
 static void cmd_port_set(struct p4fw *fw, const struct cmd *c,
-			 struct res *r)
+			 const struct p4fw_dma *dma, struct res *r)
 {
+	(void)dma;	/* no buffers */
 	if (!no_input(c, r) || !params_unused(c, 2, r))
 		return;
 	if (c->p[0] >= fw->num_ports)
@@ -218,8 +226,10 @@ static void cmd_load(struct p4fw *fw, const struct cmd *c,
 	free(img);
 }
 
-static void cmd_unload(struct p4fw *fw, const struct cmd *c, struct res *r)
+static void cmd_unload(struct p4fw *fw, const struct cmd *c,
+		       const struct p4fw_dma *dma, struct res *r)
 {
+	(void)dma;	/* no buffers */
 	if (!no_input(c, r) || !params_unused(c, 1, r) || !need_pipe(fw, r))
 		return;
 	if (c->p[0] != fw->pipe->pipeid)
@@ -482,10 +492,11 @@ static struct fw_table *param_table(struct p4fw *fw, const struct cmd *c,
 }
 
 static void cmd_entry_del(struct p4fw *fw, const struct cmd *c,
-			  struct res *r)
+			  const struct p4fw_dma *dma, struct res *r)
 {
 	struct fw_table *t;
 
+	(void)dma;	/* no buffers */
 	if (!no_input(c, r) || !params_unused(c, 2, r))
 		return;
 	t = param_table(fw, c, r);
@@ -501,11 +512,13 @@ static void cmd_entry_del(struct p4fw *fw, const struct cmd *c,
 	fw->pipe->num_entries--;
 }
 
-static void cmd_flush(struct p4fw *fw, const struct cmd *c, struct res *r)
+static void cmd_flush(struct p4fw *fw, const struct cmd *c,
+		      const struct p4fw_dma *dma, struct res *r)
 {
 	struct fw_table *t;
 	uint32_t i;
 
+	(void)dma;	/* no buffers */
 	if (!no_input(c, r) || !params_unused(c, 1, r))
 		return;
 	t = param_table(fw, c, r);
@@ -652,10 +665,11 @@ static void cmd_reg_write(struct p4fw *fw, const struct cmd *c,
 }
 
 static void cmd_miss_mode(struct p4fw *fw, const struct cmd *c,
-			  struct res *r)
+			  const struct p4fw_dma *dma, struct res *r)
 {
 	struct fw_table *t;
 
+	(void)dma;	/* no buffers */
 	if (!no_input(c, r) || !params_unused(c, 2, r))
 		return;
 	t = param_table(fw, c, r);
@@ -708,6 +722,33 @@ static void cmd_query(struct p4fw *fw, const struct cmd *c,
 	}
 }
 
+static void cmd_reset(struct p4fw *fw, const struct cmd *c,
+		      const struct p4fw_dma *dma, struct res *r)
+{
+	(void)dma;	/* no buffers */
+	if (no_input(c, r) && params_unused(c, 0, r))
+		p4fw_reset(fw);
+}
+
+static handler_fn *const handlers[P4NIC_CMD_MAX + 1] = {
+	[P4NIC_CMD_IDENTIFY] = cmd_identify,
+	[P4NIC_CMD_RESET] = cmd_reset,
+	[P4NIC_CMD_PORT_SET] = cmd_port_set,
+	[P4NIC_CMD_PORT_QUERY] = cmd_port_query,
+	[P4NIC_CMD_PIPELINE_LOAD] = cmd_load,
+	[P4NIC_CMD_PIPELINE_UNLOAD] = cmd_unload,
+	[P4NIC_CMD_ENTRY_ADD] = cmd_entry,
+	[P4NIC_CMD_ENTRY_REPLACE] = cmd_entry,
+	[P4NIC_CMD_ENTRY_DEL] = cmd_entry_del,
+	[P4NIC_CMD_TABLE_FLUSH] = cmd_flush,
+	[P4NIC_CMD_COUNTERS_READ] = cmd_counters,
+	[P4NIC_CMD_DEFAULT_SET] = cmd_default,
+	[P4NIC_CMD_REG_READ] = cmd_reg_read,
+	[P4NIC_CMD_REG_WRITE] = cmd_reg_write,
+	[P4NIC_CMD_TABLE_MISS_MODE] = cmd_miss_mode,
+	[P4NIC_CMD_QUERY] = cmd_query,
+};
+
 /**
  * p4fw_command() - execute one admin command
  * @fw: the firmware
@@ -736,58 +777,11 @@ void p4fw_command(struct p4fw *fw, const uint8_t *raw,
 		fail(&r, P4NIC_ST_INVALID, P4NIC_F_FLAGS, 2);
 		goto done;
 	}
-	switch (c.opcode) {
-	case P4NIC_CMD_IDENTIFY:
-		cmd_identify(fw, &c, dma, &r);
-		break;
-	case P4NIC_CMD_RESET:
-		if (no_input(&c, &r) && params_unused(&c, 0, &r))
-			p4fw_reset(fw);
-		break;
-	case P4NIC_CMD_PORT_SET:
-		cmd_port_set(fw, &c, &r);
-		break;
-	case P4NIC_CMD_PORT_QUERY:
-		cmd_port_query(fw, &c, dma, &r);
-		break;
-	case P4NIC_CMD_PIPELINE_LOAD:
-		cmd_load(fw, &c, dma, &r);
-		break;
-	case P4NIC_CMD_PIPELINE_UNLOAD:
-		cmd_unload(fw, &c, &r);
-		break;
-	case P4NIC_CMD_ENTRY_ADD:
-	case P4NIC_CMD_ENTRY_REPLACE:
-		cmd_entry(fw, &c, dma, &r);
-		break;
-	case P4NIC_CMD_ENTRY_DEL:
-		cmd_entry_del(fw, &c, &r);
-		break;
-	case P4NIC_CMD_TABLE_FLUSH:
-		cmd_flush(fw, &c, &r);
-		break;
-	case P4NIC_CMD_COUNTERS_READ:
-		cmd_counters(fw, &c, dma, &r);
-		break;
-	case P4NIC_CMD_DEFAULT_SET:
-		cmd_default(fw, &c, dma, &r);
-		break;
-	case P4NIC_CMD_REG_READ:
-		cmd_reg_read(fw, &c, dma, &r);
-		break;
-	case P4NIC_CMD_REG_WRITE:
-		cmd_reg_write(fw, &c, dma, &r);
-		break;
-	case P4NIC_CMD_TABLE_MISS_MODE:
-		cmd_miss_mode(fw, &c, &r);
-		break;
-	case P4NIC_CMD_QUERY:
-		cmd_query(fw, &c, dma, &r);
-		break;
-	default:
+	if (c.opcode > P4NIC_CMD_MAX || !handlers[c.opcode]) {
 		fail(&r, P4NIC_ST_BAD_OPCODE, P4NIC_F_OPCODE, 0);
-		break;
+		goto done;
 	}
+	handlers[c.opcode](fw, &c, dma, &r);
 done:
 	memset(cpl, 0, sizeof(struct p4nic_cpl));
 	fw_put32(cpl, c.cookie);
