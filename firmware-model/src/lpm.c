@@ -18,6 +18,10 @@
  */
 struct node {
 	uint32_t slot[256];
+};
+
+/* Apart from the slots, so that lookups walk dense 1 KiB nodes. */
+struct node_depth {
 	uint16_t depth[256];
 };
 
@@ -39,6 +43,7 @@ struct p4fw_lpm {
 	uint8_t *root_depth;
 	struct p4fw_exact *rules;	/* (length, masked key) -> value */
 	struct node *nodes;		/* below the root */
+	struct node_depth *depths;	/* one per node */
 	uint32_t nnodes;		/* used, including free ones */
 	uint32_t cap;
 	uint32_t *free_nodes;
@@ -69,8 +74,10 @@ struct p4fw_lpm *p4fw_lpm_create(uint32_t key_bits, uint32_t max_entries,
 	t->rules = p4fw_exact_create(t->key_bytes + 2, max_entries, err);
 	t->cap = 16;
 	t->nodes = calloc(t->cap, sizeof(*t->nodes));
+	t->depths = calloc(t->cap, sizeof(*t->depths));
 	t->free_nodes = malloc(t->cap * sizeof(*t->free_nodes));
-	if (!t->rules || !t->nodes || !t->free_nodes || !t->root_slot ||
+	if (!t->rules || !t->nodes || !t->depths || !t->free_nodes ||
+	    !t->root_slot ||
 	    !t->root_depth) {
 		p4fw_lpm_destroy(t);
 		*err = -ENOMEM;
@@ -88,6 +95,7 @@ void p4fw_lpm_destroy(struct p4fw_lpm *t)
 	fw_big_free(t->root_slot, sizeof(uint32_t) << t->root_bits);
 	fw_big_free(t->root_depth, (size_t)1 << t->root_bits);
 	free(t->nodes);
+	free(t->depths);
 	free(t->free_nodes);
 	free(t);
 }
@@ -129,7 +137,8 @@ size_t p4fw_lpm_footprint(const struct p4fw_lpm *t)
 {
 	return sizeof(*t) + p4fw_exact_footprint(t->rules) +
 	       ((size_t)5 << t->root_bits) +
-	       (size_t)t->cap * (sizeof(*t->nodes) + sizeof(*t->free_nodes));
+	       (size_t)t->cap * (sizeof(*t->nodes) + sizeof(*t->depths) +
+				 sizeof(*t->free_nodes));
 }
 
 /* Levels: 0 is the root (root_bits), then one key byte per node level. */
@@ -158,7 +167,7 @@ static uint32_t *slot_at(struct p4fw_lpm *t, uint32_t n, uint32_t s)
 
 static uint16_t depth_get(const struct p4fw_lpm *t, uint32_t n, uint32_t s)
 {
-	return n == ROOT ? t->root_depth[s] : t->nodes[n].depth[s];
+	return n == ROOT ? t->root_depth[s] : t->depths[n].depth[s];
 }
 
 static void depth_set(struct p4fw_lpm *t, uint32_t n, uint32_t s,
@@ -167,7 +176,7 @@ static void depth_set(struct p4fw_lpm *t, uint32_t n, uint32_t s,
 	if (n == ROOT)
 		t->root_depth[s] = (uint8_t)depth;	/* <= 25 at the root */
 	else
-		t->nodes[n].depth[s] = depth;
+		t->depths[n].depth[s] = depth;
 }
 
 /* KEY cut to LEN bits, into OUT (key_bytes). */
@@ -205,6 +214,7 @@ static int64_t node_new(struct p4fw_lpm *t, uint32_t slot, uint16_t depth)
 		if (t->nnodes == t->cap) {
 			uint32_t cap = t->cap * 2;
 			struct node *nodes;
+			struct node_depth *depths;
 			uint32_t *free_nodes;
 
 			if (cap > (CHILD >> 1))
@@ -213,6 +223,10 @@ static int64_t node_new(struct p4fw_lpm *t, uint32_t slot, uint16_t depth)
 			if (!nodes)
 				return -ENOMEM;
 			t->nodes = nodes;
+			depths = realloc(t->depths, cap * sizeof(*depths));
+			if (!depths)
+				return -ENOMEM;
+			t->depths = depths;
 			free_nodes = realloc(t->free_nodes, cap * sizeof(*free_nodes));
 			if (!free_nodes)
 				return -ENOMEM;
@@ -223,7 +237,7 @@ static int64_t node_new(struct p4fw_lpm *t, uint32_t slot, uint16_t depth)
 	}
 	for (i = 0; i < 256; i++) {
 		t->nodes[n].slot[i] = slot;
-		t->nodes[n].depth[i] = depth;
+		t->depths[n].depth[i] = depth;
 	}
 	return n;
 }
@@ -249,18 +263,20 @@ static void cover(struct p4fw_lpm *t, uint32_t n, uint32_t s, uint32_t slot,
 static void fold(struct p4fw_lpm *t, uint32_t n, uint32_t s)
 {
 	uint32_t v = *slot_at(t, n, s), i;
-	struct node *c;
+	const struct node_depth *d;
+	const struct node *c;
 
 	if (!(v & CHILD))
 		return;
 	c = &t->nodes[v & ~CHILD];
+	d = &t->depths[v & ~CHILD];
 	for (i = 0; i < 256; i++)
 		if ((c->slot[i] & CHILD) || c->slot[i] != c->slot[0] ||
-		    c->depth[i] != c->depth[0])
+		    d->depth[i] != d->depth[0])
 			return;
 	t->free_nodes[t->nfree_nodes++] = v & ~CHILD;
 	*slot_at(t, n, s) = c->slot[0];
-	depth_set(t, n, s, c->depth[0]);
+	depth_set(t, n, s, d->depth[0]);
 }
 
 /* Replace, under slot S of N, the leaves set by depth OLD with (slot, depth). */
@@ -392,7 +408,7 @@ int p4fw_lpm_lookup(const struct p4fw_lpm *t, const uint8_t *key,
 		    uint32_t *value, uint32_t *len)
 {
 	uint32_t i = t->root_bits / 8, idx = key[0], s;
-	const struct node *nd = NULL;
+	uint32_t n = ROOT;
 
 	if (i > 1)
 		idx = idx << 8 | key[1];
@@ -400,14 +416,14 @@ int p4fw_lpm_lookup(const struct p4fw_lpm *t, const uint8_t *key,
 		idx = idx << 8 | key[2];
 	s = t->root_slot[idx];
 	while (s & CHILD) {
-		nd = &t->nodes[s & ~CHILD];
+		n = s & ~CHILD;
 		idx = key[i++];	/* children end before the key does */
-		s = nd->slot[idx];
+		s = t->nodes[n].slot[idx];
 	}
 	if (!s)
 		return -ENOENT;
 	*value = s - 1;
 	if (len)
-		*len = (nd ? nd->depth[idx] : t->root_depth[idx]) - 1u;
+		*len = depth_get(t, n, idx) - 1u;
 	return 0;
 }
