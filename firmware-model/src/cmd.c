@@ -478,12 +478,16 @@ static void cmd_entry(struct p4fw *fw, const struct cmd *c,
 	fw->pipe->num_entries++;
 }
 
+/*
+ * The prologue of the commands that name a table in p[0] and take no
+ * input buffer: parameters from USED on must be zero.
+ */
 static struct fw_table *param_table(struct p4fw *fw, const struct cmd *c,
-				    struct res *r)
+				    unsigned int used, struct res *r)
 {
 	struct fw_table *t;
 
-	if (!need_pipe(fw, r))
+	if (!no_input(c, r) || !params_unused(c, used, r) || !need_pipe(fw, r))
 		return NULL;
 	t = find_table(fw, c->p[0]);
 	if (!t)
@@ -497,9 +501,7 @@ static void cmd_entry_del(struct p4fw *fw, const struct cmd *c,
 	struct fw_table *t;
 
 	(void)dma;	/* no buffers */
-	if (!no_input(c, r) || !params_unused(c, 2, r))
-		return;
-	t = param_table(fw, c, r);
+	t = param_table(fw, c, 2, r);
 	if (!t)
 		return;
 	if (c->p[1] >= t->max_entries)
@@ -519,9 +521,7 @@ static void cmd_flush(struct p4fw *fw, const struct cmd *c,
 	uint32_t i;
 
 	(void)dma;	/* no buffers */
-	if (!no_input(c, r) || !params_unused(c, 1, r))
-		return;
-	t = param_table(fw, c, r);
+	t = param_table(fw, c, 1, r);
 	if (!t)
 		return;
 	for (i = 0; i < t->max_entries; i++)
@@ -546,9 +546,7 @@ static void cmd_counters(struct p4fw *fw, const struct cmd *c,
 	struct fw_table *t;
 	uint32_t i, n = 0;
 
-	if (!no_input(c, r) || !params_unused(c, 3, r))
-		return;
-	t = param_table(fw, c, r);
+	t = param_table(fw, c, 3, r);
 	if (!t)
 		return;
 	if (c->p[1] >= t->max_entries)
@@ -670,9 +668,7 @@ static void cmd_miss_mode(struct p4fw *fw, const struct cmd *c,
 	struct fw_table *t;
 
 	(void)dma;	/* no buffers */
-	if (!no_input(c, r) || !params_unused(c, 2, r))
-		return;
-	t = param_table(fw, c, r);
+	t = param_table(fw, c, 2, r);
 	if (!t)
 		return;
 	if (c->p[1] > P4NIC_MISS_TO_HOST)
