@@ -400,6 +400,25 @@ static bool check_key(const struct fw_table *t, const uint8_t *b,
 	return true;
 }
 
+/*
+ * The prologue of the commands whose input buffer (LEN bytes into B) names
+ * a table in its first 4 bytes (struct p4nic_entry, p4nic_default_action).
+ */
+static struct fw_table *buffer_table(struct p4fw *fw, const struct cmd *c,
+				     const struct p4fw_dma *dma, uint8_t *b,
+				     uint32_t len, struct res *r)
+{
+	struct fw_table *t;
+
+	if (!params_unused(c, 0, r) || !need_pipe(fw, r) ||
+	    !read_in(c, dma, b, len, r))
+		return NULL;
+	t = find_table(fw, fw_le32(b));
+	if (!t)
+		fail(r, P4NIC_ST_NOT_FOUND, P4NIC_F_TABLE_ID, 0);
+	return t;
+}
+
 static void cmd_entry(struct p4fw *fw, const struct cmd *c,
 		      const struct p4fw_dma *dma, struct res *r)
 {
@@ -411,12 +430,9 @@ static void cmd_entry(struct p4fw *fw, const struct cmd *c,
 	uint32_t handle, action, i;
 	int err;
 
-	if (!params_unused(c, 0, r) || !need_pipe(fw, r) ||
-	    !read_in(c, dma, b, sizeof(b), r))
-		return;
-	t = find_table(fw, fw_le32(b + E_TABLE));
+	t = buffer_table(fw, c, dma, b, sizeof(b), r);
 	if (!t)
-		return fail(r, P4NIC_ST_NOT_FOUND, P4NIC_F_TABLE_ID, E_TABLE);
+		return;
 	handle = fw_le32(b + E_HANDLE);
 	if (handle >= t->max_entries)
 		return fail(r, P4NIC_ST_INVALID, P4NIC_F_HANDLE, E_HANDLE);
@@ -569,7 +585,6 @@ static void cmd_counters(struct p4fw *fw, const struct cmd *c,
 	}
 }
 
-#define D_TABLE 0
 #define D_WHICH 4
 #define D_ACTION 8
 #define D_NPARAMS 12
@@ -583,12 +598,9 @@ static void cmd_default(struct p4fw *fw, const struct cmd *c,
 	struct fw_table *t;
 	uint32_t which;
 
-	if (!params_unused(c, 0, r) || !need_pipe(fw, r) ||
-	    !read_in(c, dma, b, sizeof(b), r))
-		return;
-	t = find_table(fw, fw_le32(b + D_TABLE));
+	t = buffer_table(fw, c, dma, b, sizeof(b), r);
 	if (!t)
-		return fail(r, P4NIC_ST_NOT_FOUND, P4NIC_F_TABLE_ID, D_TABLE);
+		return;
 	which = fw_le32(b + D_WHICH);
 	if (which > P4NIC_DEFAULT_MISS)
 		return fail(r, P4NIC_ST_INVALID, P4NIC_F_WHICH, D_WHICH);

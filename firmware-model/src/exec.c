@@ -72,11 +72,6 @@ void fw_set_bits(uint8_t *p, uint32_t bitpos, uint32_t width, u128 v)
 	}
 }
 
-static uint32_t opnd_width(const struct fw_operand *o)
-{
-	return (uint32_t)o->bit_end - o->bit_start + 1;
-}
-
 static void punt(struct fw_ctx *c, uint32_t reason, uint32_t info)
 {
 	if (!c->punt_reason) {

@@ -403,7 +403,11 @@ static uint32_t kmeta_bits(uint32_t k)
 	}
 }
 
-/* The container width an operand of this kind must declare, 0 if any. */
+/*
+ * Operands: kind, index and slice checked here; the container width must be
+ * the object's own (a field's, a metadata's...) where the kind has one.
+ * PARAM operands are checked against their action in check_prog().
+ */
 static int read_operands(struct loader *l)
 {
 	struct fw_pipeline *p = l->p;
@@ -494,11 +498,6 @@ static int read_operands(struct loader *l)
 		}
 	}
 	return 0;
-}
-
-static uint32_t opnd_width(const struct fw_operand *o)
-{
-	return (uint32_t)o->bit_end - o->bit_start + 1;
 }
 
 static bool is_value(const struct fw_operand *o)

@@ -198,6 +198,12 @@ struct fw_pipeline {
 	uint32_t num_entries;		/* over all tables */
 };
 
+/* Bits an operand's slice holds. */
+static inline uint32_t opnd_width(const struct fw_operand *o)
+{
+	return (uint32_t)o->bit_end - o->bit_start + 1;
+}
+
 /* Load result: status and the field and byte offset it is about. */
 struct fw_error {
 	uint16_t status;
