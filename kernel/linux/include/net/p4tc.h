@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * P4TC: P4 programs in traffic control.  Objects of the template side and
+ * the interface between the generic template code (p4tc_tmpl_api.c) and
+ * each object kind.
+ *
+ * Locking: every template object is created, changed and freed under
+ * RTNL; netlink handlers and dumps of RTM_*P4TEMPLATE run with it held.
+ * Objects the datapath reads are freed after an RCU grace period.
+ */
+#ifndef __NET_P4TC_H
+#define __NET_P4TC_H
+
+#include <linux/idr.h>
+#include <linux/netlink.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <net/act_api.h>
+#include <net/net_namespace.h>
+#include <net/p4tc_types.h>
+#include <uapi/linux/p4tc.h>
+
+#define P4TC_DEFAULT_NUM_TABLES P4TC_MINTABLES_COUNT
+#define P4TC_DEFAULT_MAX_RULES 1
+#define P4TC_KERNEL_PIPEID 0
+#define P4TC_KERNEL_PIPENAME "kernel"
+
+/* Index of each id in a path */
+#define P4TC_PID_IDX 0
+#define P4TC_MID_IDX 1
+#define P4TC_REGID_IDX 1
+#define P4TC_PARSEID_IDX 1
+#define P4TC_HDRFIELDID_IDX 2
+#define P4TC_HDRID_IDX 2
+
+/* Where a dump stopped: the last id written at each level of the path */
+struct p4tc_dump_ctx {
+	u32 ids[P4TC_PATH_MAX];
+};
+
+/*
+ * The pipeline name of a request: as the user gave it (@passed), or filled
+ * in by the object code for the reply.  @data has PIPELINENAMSIZ bytes.
+ */
+struct p4tc_nl_pname {
+	char *data;
+	bool passed;
+};
+
+struct p4tc_template_common;
+struct p4tc_pipeline;
+
+/**
+ * struct p4tc_template_ops - what an object kind supplies
+ * @cu: create, or update when the message has NLM_F_REPLACE; fills in the
+ *	ids and the pipeline name of what it found or made
+ * @put: destroy an object @cu just created (a later object of the same
+ *	batch failed)
+ * @gd: get or delete the object named by @nla and @ids, writing it into
+ *	@skb; delete with NLM_F_ROOT and no name or id flushes
+ * @fill_nlmsg: write the attributes of @tmpl
+ * @dump: write up to P4TC_MSGBATCH_SIZE objects after @ctx; returns the
+ *	bytes written, 0 when there was nothing left
+ */
+struct p4tc_template_ops {
+	struct p4tc_template_common *(*cu)(struct net *net, struct nlmsghdr *n,
+					   struct nlattr *nla,
+					   struct p4tc_nl_pname *nl_pname,
+					   u32 *ids,
+					   struct netlink_ext_ack *extack);
+	int (*put)(struct net *net, struct p4tc_template_common *tmpl,
+		   struct netlink_ext_ack *extack);
+	int (*gd)(struct net *net, struct sk_buff *skb, struct nlmsghdr *n,
+		  struct nlattr *nla, struct p4tc_nl_pname *nl_pname, u32 *ids,
+		  struct netlink_ext_ack *extack);
+	int (*fill_nlmsg)(struct net *net, struct sk_buff *skb,
+			  struct p4tc_template_common *tmpl,
+			  struct netlink_ext_ack *extack);
+	int (*dump)(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
+		    struct nlattr *nla, char **p_name, u32 *ids,
+		    struct netlink_ext_ack *extack);
+};
+
+struct p4tc_template_common {
+	char name[TEMPLATENAMSZ];
+	const struct p4tc_template_ops *ops;
+	u32 p_id;
+};
+
+extern const struct p4tc_template_ops p4tc_pipeline_ops;
+extern const struct p4tc_template_ops p4tc_meta_ops;
+extern const struct p4tc_template_ops p4tc_hdrfield_ops;
+extern const struct p4tc_template_ops p4tc_header_ops;
+extern const struct p4tc_template_ops p4tc_register_ops;
+
+struct p4tc_parser;
+
+/**
+ * struct p4tc_pipeline - a P4 program
+ * @common: name and id
+ * @p_meta_idr: user metadata by id
+ * @p_reg_idr: registers by id
+ * @parser: the parse graph and header fields, NULL until the first is made
+ * @net: the namespace the pipeline lives in
+ * @preacts: bound tc actions run first for every packet (NULL: none yet)
+ * @postacts: bound tc actions run last
+ * @num_preacts: entries of @preacts
+ * @num_postacts: entries of @postacts
+ * @max_rules: limit on table entries (1..P4TC_MAXRULES_LIMIT)
+ * @p_meta_bits: bits the user metadata containers take together
+ * @p_ref: 1 for existing, plus one per user (p4 filter) that pins it
+ * @num_tables: tables the program declares
+ * @curr_tables: tables created so far
+ * @p_state: P4TC_STATE_*: READY (sealed) refuses template changes
+ */
+struct p4tc_pipeline {
+	struct p4tc_template_common common;
+	struct idr p_meta_idr;
+	struct idr p_reg_idr;
+	struct p4tc_parser *parser;
+	struct net *net;
+	struct tc_action **preacts;
+	struct tc_action **postacts;
+	int num_preacts;
+	int num_postacts;
+	u32 max_rules;
+	u32 p_meta_bits;
+	refcount_t p_ref;
+	u16 num_tables;
+	u16 curr_tables;
+	u8 p_state;
+};
+
+static inline bool pipeline_sealed(const struct p4tc_pipeline *pipeline)
+{
+	return pipeline->p_state == P4TC_STATE_READY;
+}
+
+struct p4tc_pipeline *tcf_pipeline_find_byid(struct net *net, u32 pipeid);
+struct p4tc_pipeline *tcf_pipeline_find_byany(struct net *net,
+					      const char *p_name, u32 pipeid,
+					      struct netlink_ext_ack *extack);
+struct p4tc_pipeline *
+tcf_pipeline_find_byany_unsealed(struct net *net, const char *p_name,
+				 u32 pipeid, struct netlink_ext_ack *extack);
+struct p4tc_pipeline *tcf_pipeline_get(struct net *net, const char *p_name,
+				       u32 pipeid,
+				       struct netlink_ext_ack *extack);
+void tcf_pipeline_put_ref(struct p4tc_pipeline *pipeline);
+
+/**
+ * struct p4tc_metadata - a metadatum: per-packet scratch of a P4 type
+ * @common: name and pipeline id
+ * @rcu: for freeing after readers
+ * @m_id: id inside the pipeline
+ * @m_ref: 1 for existing, plus one per command that names it
+ * @m_startbit: first bit of the slice of @m_datatype
+ * @m_endbit: last bit of the slice
+ * @m_datatype: P4T_* of the container
+ * @m_read_only: kernel metadata that programs may read but not write
+ */
+struct p4tc_metadata {
+	struct p4tc_template_common common;
+	struct rcu_head rcu;
+	u32 m_id;
+	refcount_t m_ref;
+	u16 m_startbit;
+	u16 m_endbit;
+	u8 m_datatype;
+	bool m_read_only;
+};
+
+struct p4tc_metadata *tcf_meta_find_byid(struct p4tc_pipeline *pipeline,
+					 u32 m_id);
+struct p4tc_metadata *tcf_meta_find_byname(struct p4tc_pipeline *pipeline,
+					   const char *m_name);
+void tcf_meta_purge(struct p4tc_pipeline *pipeline);
+int tcf_meta_init_kernel(struct p4tc_pipeline *kernel_pipeline);
+
+/* A transition of the parse graph: (select & mask) == value goes to next */
+struct p4tc_header_trans {
+	struct p4t_val value;
+	struct p4t_val mask;
+	struct p4tc_header *next;	/* NULL: @next_kind */
+	u8 next_kind;			/* P4TC_NEXT_* */
+};
+
+enum {
+	P4TC_NEXT_HEADER,
+	P4TC_NEXT_ACCEPT,
+	P4TC_NEXT_REJECT,
+};
+
+/**
+ * struct p4tc_parser - a pipeline's parser: header fields and parse graph
+ * @parser_name: as the user named it ("parser1")
+ * @hdrfield_idr: header fields by id
+ * @header_idr: headers by id
+ * @start: the header the parse starts at, or NULL
+ * @parser_id: id (the pipeline has one parser)
+ * @num_objects: headers and fields; the parser goes with the last one
+ * @num_headers: headers (P4TC_MAX_PARSE_HEADERS at most)
+ */
+struct p4tc_parser {
+	char parser_name[PARSERNAMSIZ];
+	struct idr hdrfield_idr;
+	struct idr header_idr;
+	struct p4tc_header *start;
+	u32 parser_id;
+	u32 num_objects;
+	u32 num_headers;
+};
+
+/**
+ * struct p4tc_header - a node of the parse graph
+ * @common: name ("ipv4") and pipeline id
+ * @parser: the parser it belongs to
+ * @hdr_id: id inside the parser
+ * @min_len: bytes; the length when @len_field is NULL
+ * @max_len: largest length @len_field may give
+ * @len_mult: length = @len_field * @len_mult + @len_add
+ * @len_add: see @len_mult
+ * @len_field: field of this header holding its length, or NULL
+ * @select: field of this header whose value picks the next header, or NULL
+ * @trans: transitions tried in order when @select is set
+ * @num_trans: entries of @trans
+ * @default_next: header after this one when no transition matches
+ * @default_kind: P4TC_NEXT_*; HEADER means @default_next
+ * @hdr_ref: 1 for existing, plus one per field and transition naming it
+ */
+struct p4tc_header {
+	struct p4tc_template_common common;
+	struct p4tc_parser *parser;
+	u32 hdr_id;
+	u16 min_len;
+	u16 max_len;
+	u16 len_mult;
+	u16 len_add;
+	struct p4tc_hdrfield *len_field;
+	struct p4tc_hdrfield *select;
+	struct p4tc_header_trans trans[P4TC_MAX_TRANSITIONS];
+	u8 num_trans;
+	struct p4tc_header *default_next;
+	u8 default_kind;
+	refcount_t hdr_ref;
+};
+
+#define P4TC_HDRFIELD_NO_OFFSET 0xffff
+
+/**
+ * struct p4tc_hdrfield - a header field ("ipv4/dstAddr")
+ * @common: name "HEADER/FIELD" and pipeline id
+ * @parser: the parser it belongs to
+ * @header: its header in the parse graph, or NULL (a field only an eBPF
+ *	parser fills)
+ * @hdrfield_id: id inside the parser
+ * @startbit: first bit of the slice of @datatype
+ * @endbit: last bit of the slice
+ * @offset: first bit inside @header (network order), or
+ *	P4TC_HDRFIELD_NO_OFFSET
+ * @datatype: P4T_*
+ * @hdrfield_ref: 1 for existing, plus one per header and command using it
+ */
+struct p4tc_hdrfield {
+	struct p4tc_template_common common;
+	struct p4tc_parser *parser;
+	struct p4tc_header *header;
+	u32 hdrfield_id;
+	u16 startbit;
+	u16 endbit;
+	u16 offset;
+	u8 datatype;
+	refcount_t hdrfield_ref;
+};
+
+struct p4tc_hdrfield *tcf_hdrfield_find_byname(struct p4tc_parser *parser,
+					       const char *name);
+struct p4tc_header *tcf_header_find_byname(struct p4tc_parser *parser,
+					   const char *name);
+void tcf_parser_purge(struct p4tc_pipeline *pipeline);
+int tcf_parser_check_sealable(struct p4tc_pipeline *pipeline,
+			      struct netlink_ext_ack *extack);
+
+/**
+ * struct p4tc_register - an array of typed values programs keep state in
+ * @common: name and pipeline id
+ * @reg_value_lock: serializes element reads and writes
+ * @reg_value: @reg_num_elems containers
+ * @reg_num_elems: elements (1..P4TC_MAX_REGISTER_ELEMS)
+ * @reg_id: id inside the pipeline
+ * @reg_ref: 1 for existing, plus one per command that names it
+ * @reg_startbit: first bit of the slice of @reg_type
+ * @reg_endbit: last bit of the slice
+ * @reg_type: P4T_* of the containers
+ */
+struct p4tc_register {
+	struct p4tc_template_common common;
+	spinlock_t reg_value_lock;
+	void *reg_value;
+	u32 reg_num_elems;
+	u32 reg_id;
+	refcount_t reg_ref;
+	u16 reg_startbit;
+	u16 reg_endbit;
+	u8 reg_type;
+};
+
+void tcf_register_purge(struct p4tc_pipeline *pipeline);
+
+/* Helpers of the generic template code, for the object kinds */
+int tcf_p4_tmpl_generic_dump(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
+			     struct idr *idr, int idx,
+			     int (*dump_1)(struct sk_buff *skb,
+					   struct p4tc_template_common *tmpl),
+			     struct netlink_ext_ack *extack);
+int p4tc_put_path(struct sk_buff *skb, const u32 *ids, int n);
+int p4tc_name_check(const char *name, struct netlink_ext_ack *extack);
+
+int tcf_pipeline_init(void);
+void tcf_pipeline_exit(void);
+
+#define to_pipeline(t) container_of(t, struct p4tc_pipeline, common)
+#define to_meta(t) container_of(t, struct p4tc_metadata, common)
+#define to_hdrfield(t) container_of(t, struct p4tc_hdrfield, common)
+#define to_header(t) container_of(t, struct p4tc_header, common)
+#define to_register(t) container_of(t, struct p4tc_register, common)
+
+#endif

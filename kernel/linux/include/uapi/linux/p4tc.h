@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * P4TC: P4 programs in traffic control.  Netlink interface of the template
+ * side (RTM_*P4TEMPLATE): pipelines, metadata, the parse graph (headers and
+ * header fields) and registers.  See Documentation/networking/p4tc.rst.
+ */
+#ifndef __LINUX_P4TC_H
+#define __LINUX_P4TC_H
+
+#include <linux/types.h>
+#include <linux/pkt_sched.h>
+
+/* Message header of every template message */
+struct p4tcmsg {
+	__u32 pipeid;
+	__u32 obj;	/* P4TC_OBJ_* */
+};
+
+#define P4TC_MAXPIPELINE_COUNT 32
+#define P4TC_MAXRULES_LIMIT 512
+#define P4TC_MAXTABLES_COUNT 32
+#define P4TC_MINTABLES_COUNT 0
+#define P4TC_MAXPARSE_KEYS 16
+#define P4TC_MAXMETA_SZ 128		/* bits of one metadatum */
+#define P4TC_MAXMETA_OFFSET 1024	/* bits of all user metadata */
+#define P4TC_MSGBATCH_SIZE 16
+#define P4TC_MAX_KEYSZ 512
+#define P4TC_MAX_REGISTER_ELEMS 128
+#define P4TC_MAX_PARSE_HEADERS 32	/* headers of one parser */
+#define P4TC_MAX_TRANSITIONS 16		/* transitions of one header */
+#define P4TC_MAX_HEADER_LEN 512		/* bytes */
+
+#define TEMPLATENAMSZ 256
+#define PIPELINENAMSIZ TEMPLATENAMSZ
+#define METANAMSIZ TEMPLATENAMSZ
+#define PARSERNAMSIZ TEMPLATENAMSZ
+#define HDRFIELDNAMSIZ TEMPLATENAMSZ
+#define HEADERNAMSIZ TEMPLATENAMSZ
+#define REGISTERNAMSIZ TEMPLATENAMSZ
+
+/* Ids of the path of an object: [pipeline, object] or [pipeline, parser, object] */
+#define P4TC_PATH_MAX 3
+
+/* Root attributes */
+enum {
+	P4TC_ROOT_UNSPEC,
+	P4TC_ROOT,		/* nested: objects 1..P4TC_MSGBATCH_SIZE */
+	P4TC_ROOT_PNAME,	/* string: pipeline name */
+	__P4TC_ROOT_MAX,
+};
+#define P4TC_ROOT_MAX (__P4TC_ROOT_MAX - 1)
+
+/* Attributes of one object */
+enum {
+	P4TC_UNSPEC,
+	P4TC_PATH,		/* u32 ids[P4TC_PATH_MAX] after the pipeline id */
+	P4TC_PARAMS,		/* nested: the object kind's attributes */
+	__P4TC_MAX,
+};
+#define P4TC_MAX (__P4TC_MAX - 1)
+
+/* Object kinds (struct p4tcmsg obj) */
+enum {
+	P4TC_OBJ_UNSPEC,
+	P4TC_OBJ_PIPELINE,
+	P4TC_OBJ_META,
+	P4TC_OBJ_HDR_FIELD,
+	P4TC_OBJ_ACT,
+	P4TC_OBJ_TABLE,
+	P4TC_OBJ_TABLE_ENTRY,
+	P4TC_OBJ_REGISTER,
+	P4TC_OBJ_HEADER,	/* parse graph node */
+	__P4TC_OBJ_MAX,
+};
+#define P4TC_OBJ_MAX (__P4TC_OBJ_MAX - 1)
+
+/* Pipeline attributes */
+enum {
+	P4TC_PIPELINE_UNSPEC,
+	P4TC_PIPELINE_MAXRULES,		/* u32 */
+	P4TC_PIPELINE_NUMTABLES,	/* u16 */
+	P4TC_PIPELINE_STATE,		/* u8: P4TC_STATE_READY seals */
+	P4TC_PIPELINE_PREACTIONS,	/* nested: tc actions */
+	P4TC_PIPELINE_POSTACTIONS,	/* nested: tc actions */
+	P4TC_PIPELINE_NAME,		/* string, in dumps */
+	P4TC_PIPELINE_CURR_TABLES,	/* u16, read only */
+	__P4TC_PIPELINE_MAX
+};
+#define P4TC_PIPELINE_MAX (__P4TC_PIPELINE_MAX - 1)
+
+/* Pipeline states */
+enum {
+	P4TC_STATE_NOT_READY,
+	P4TC_STATE_READY,
+};
+
+/* Type and bit slice of a metadatum: bits [startbit, endbit] of datatype */
+struct p4tc_meta_size_params {
+	__u16 startbit;
+	__u16 endbit;
+	__u8 datatype;	/* P4T_* */
+	__u8 __pad;
+};
+
+/* Metadata attributes */
+enum {
+	P4TC_META_UNSPEC,
+	P4TC_META_NAME,		/* string */
+	P4TC_META_SIZE,		/* struct p4tc_meta_size_params */
+	P4TC_META_PREALLOC,	/* u32, reserved */
+	__P4TC_META_MAX
+};
+#define P4TC_META_MAX (__P4TC_META_MAX - 1)
+
+/* Metadata of the "kernel" pipeline (pipeid 0): fields of the skb */
+enum {
+	P4TC_KERNEL_META_UNSPEC,
+	P4TC_KERNEL_META_PKTLEN,	/* u32 */
+	P4TC_KERNEL_META_DATALEN,	/* u32 */
+	P4TC_KERNEL_META_SKBMARK,	/* u32 */
+	P4TC_KERNEL_META_TCINDEX,	/* u16 */
+	P4TC_KERNEL_META_SKBHASH,	/* u32 */
+	P4TC_KERNEL_META_SKBPRIO,	/* u32 */
+	P4TC_KERNEL_META_IFINDEX,	/* dev */
+	P4TC_KERNEL_META_SKBIIF,	/* dev */
+	P4TC_KERNEL_META_PROTOCOL,	/* be16 */
+	P4TC_KERNEL_META_PKTYPE,	/* bit3 */
+	P4TC_KERNEL_META_IDF,		/* bit1 */
+	P4TC_KERNEL_META_IPSUM,		/* bit2 */
+	P4TC_KERNEL_META_OOOK,		/* bit1 */
+	P4TC_KERNEL_META_FCLONE,	/* bit2 */
+	P4TC_KERNEL_META_PEEKED,	/* bit1 */
+	P4TC_KERNEL_META_QMAP,		/* u16 */
+	P4TC_KERNEL_META_PTYPEOFF,	/* u8 */
+	P4TC_KERNEL_META_CLONEOFF,	/* u8 */
+	P4TC_KERNEL_META_PTCLNOFF,	/* u16 */
+	P4TC_KERNEL_META_DIRECTION,	/* bit1: 0 ingress, 1 egress */
+	__P4TC_KERNEL_META_MAX
+};
+#define P4TC_KERNEL_META_MAX (__P4TC_KERNEL_META_MAX - 1)
+
+/* Type and bit slice of a header field */
+struct p4tc_hdrfield_ty {
+	__u16 startbit;
+	__u16 endbit;
+	__u8 datatype;	/* P4T_* */
+	__u8 __pad;
+};
+
+/* Header field attributes */
+enum {
+	P4TC_HDRFIELD_UNSPEC,
+	P4TC_HDRFIELD_DATA,		/* struct p4tc_hdrfield_ty */
+	P4TC_HDRFIELD_NAME,		/* string "HEADER/FIELD" */
+	P4TC_HDRFIELD_PARSER_NAME,	/* string */
+	P4TC_HDRFIELD_PARSER_ID,	/* u32 */
+	P4TC_HDRFIELD_OFFSET,		/* u16: first bit inside its header */
+	__P4TC_HDRFIELD_MAX
+};
+#define P4TC_HDRFIELD_MAX (__P4TC_HDRFIELD_MAX - 1)
+
+/*
+ * Length of a header in bytes: min_len when len_field is empty; otherwise
+ * the value of that field of the header times len_mult plus len_add,
+ * which must lie in [min_len, max_len] (IPv4: ihl * 4 + 0 in [20, 60]).
+ */
+struct p4tc_header_len {
+	__u16 min_len;
+	__u16 max_len;
+	__u16 len_mult;
+	__u16 len_add;
+};
+
+/* Where a parse goes after a header: a header name, or one of these */
+#define P4TC_PARSE_ACCEPT "accept"
+#define P4TC_PARSE_REJECT "reject"
+
+/* Header (parse graph node) attributes */
+enum {
+	P4TC_HEADER_UNSPEC,
+	P4TC_HEADER_NAME,		/* string */
+	P4TC_HEADER_PARSER_NAME,	/* string */
+	P4TC_HEADER_PARSER_ID,		/* u32 */
+	P4TC_HEADER_LEN,		/* struct p4tc_header_len */
+	P4TC_HEADER_LEN_FIELD,		/* string: field of this header, "" none */
+	P4TC_HEADER_START,		/* u8: 1 = the parse starts here */
+	P4TC_HEADER_SELECT,		/* string: field of this header, "" none */
+	P4TC_HEADER_TRANSITIONS,	/* nested: P4TC_TRANS_* nests 1..N */
+	P4TC_HEADER_DEFAULT_NEXT,	/* string: header, accept or reject */
+	__P4TC_HEADER_MAX
+};
+#define P4TC_HEADER_MAX (__P4TC_HEADER_MAX - 1)
+
+/* One transition: when (select & mask) == value, go to next */
+enum {
+	P4TC_TRANS_UNSPEC,
+	P4TC_TRANS_VALUE,	/* __u64[2]: low word first, host order */
+	P4TC_TRANS_MASK,	/* __u64[2]: default all ones */
+	P4TC_TRANS_NEXT,	/* string: header, accept or reject */
+	__P4TC_TRANS_MAX
+};
+#define P4TC_TRANS_MAX (__P4TC_TRANS_MAX - 1)
+
+/* Type, slice and size of a register */
+struct p4tc_u_register {
+	__u64 startbit;
+	__u64 endbit;
+	__u32 num_elems;
+	__u32 datatype;	/* P4T_* */
+};
+
+/*
+ * Register attributes.  A value is an element in its container's layout:
+ * container_bits / 8 bytes, host order, network order for be and ipv4.
+ */
+enum {
+	P4TC_REGISTER_UNSPEC,
+	P4TC_REGISTER_NAME,	/* string */
+	P4TC_REGISTER_INFO,	/* struct p4tc_u_register */
+	P4TC_REGISTER_INDEX,	/* u32 */
+	P4TC_REGISTER_VALUE,	/* binary: one element */
+	P4TC_REGISTER_VALUES,	/* nested: every element (get) */
+	__P4TC_REGISTER_MAX
+};
+#define P4TC_REGISTER_MAX (__P4TC_REGISTER_MAX - 1)
+
+/* P4 types */
+enum {
+	P4T_UNSPEC,
+	P4T_U8 = 1,
+	P4T_U16 = 2,
+	P4T_U32 = 3,
+	P4T_U64 = 4,
+	P4T_STRING = 5,
+	P4T_FLAG = 6,
+	P4T_MSECS = 7,
+	P4T_NESTED = 8,
+	P4T_NESTED_ARRAY = 9,
+	P4T_NUL_STRING = 10,
+	P4T_BINARY = 11,
+	P4T_S8 = 12,
+	P4T_S16 = 13,
+	P4T_S32 = 14,
+	P4T_S64 = 15,
+	P4T_BITFIELD32 = 16,
+	P4T_MACADDR = 17,
+	P4T_IPV4ADDR,
+	P4T_BE16,
+	P4T_BE32,
+	P4T_BE64,
+	P4T_U128,
+	P4T_S128,
+	P4T_PATH,
+	P4T_BOOL,
+	P4T_DEV,
+	P4T_KEY,
+	__P4T_MAX,
+};
+#define P4T_MAX (__P4T_MAX - 1)
+
+#define P4TC_RTA(r) \
+	((struct rtattr *)(((char *)(r)) + NLMSG_ALIGN(sizeof(struct p4tcmsg))))
+
+#endif

@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * P4TC metadata: named, typed per-packet scratch values of a pipeline
+ * ("metadata/PIPE/NAME type bit8").  Their containers together take at
+ * most P4TC_MAXMETA_OFFSET bits.  The kernel pipeline's metadata are the
+ * skb fields programs may read; users cannot create or delete them.
+ */
+
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <net/netlink.h>
+#include <net/p4tc.h>
+#include <net/sock.h>
+
+static const struct nla_policy p4tc_meta_policy[P4TC_META_MAX + 1] = {
+	[P4TC_META_NAME] = { .type = NLA_STRING, .len = METANAMSIZ - 1 },
+	[P4TC_META_SIZE] = NLA_POLICY_EXACT_LEN(sizeof(struct p4tc_meta_size_params)),
+	[P4TC_META_PREALLOC] = { .type = NLA_REJECT },
+};
+
+struct p4tc_metadata *tcf_meta_find_byid(struct p4tc_pipeline *pipeline,
+					 u32 m_id)
+{
+	return idr_find(&pipeline->p_meta_idr, m_id);
+}
+
+struct p4tc_metadata *tcf_meta_find_byname(struct p4tc_pipeline *pipeline,
+					   const char *m_name)
+{
+	struct p4tc_metadata *meta;
+	unsigned long tmp, id;
+
+	idr_for_each_entry_ul(&pipeline->p_meta_idr, meta, tmp, id) {
+		if (!strcmp(meta->common.name, m_name))
+			return meta;
+	}
+	return NULL;
+}
+
+static struct p4tc_metadata *tcf_meta_find_byany(struct p4tc_pipeline *pipeline,
+						 const char *m_name, u32 m_id,
+						 struct netlink_ext_ack *extack)
+{
+	struct p4tc_metadata *meta;
+
+	if (m_id) {
+		meta = tcf_meta_find_byid(pipeline, m_id);
+		if (!meta) {
+			NL_SET_ERR_MSG(extack, "Unable to find metadata by id");
+			return ERR_PTR(-ENOENT);
+		}
+		if (m_name && strcmp(meta->common.name, m_name)) {
+			NL_SET_ERR_MSG(extack,
+				       "Metadata name and id name different metadata");
+			return ERR_PTR(-EINVAL);
+		}
+		return meta;
+	}
+	if (!m_name) {
+		NL_SET_ERR_MSG(extack, "Must specify metadata name or id");
+		return ERR_PTR(-EINVAL);
+	}
+	meta = tcf_meta_find_byname(pipeline, m_name);
+	if (!meta) {
+		NL_SET_ERR_MSG(extack, "Metadata name not found");
+		return ERR_PTR(-ENOENT);
+	}
+	return meta;
+}
+
+static unsigned int meta_container_bits(u8 datatype)
+{
+	return p4type_find_byid(datatype)->container_bitsz;
+}
+
+/* Check a P4TC_META_SIZE attribute. */
+static int tcf_meta_check_size(const struct p4tc_meta_size_params *sz,
+			       struct netlink_ext_ack *extack)
+{
+	const struct p4tc_type *type = p4type_find_byid(sz->datatype);
+
+	if (!type || (type->flags & P4T_F_BLOB)) {
+		NL_SET_ERR_MSG(extack, "Invalid metadata type");
+		return -EINVAL;
+	}
+	if (type->container_bitsz > P4TC_MAXMETA_SZ) {
+		NL_SET_ERR_MSG(extack, "Metadata is at most 128 bits");
+		return -EINVAL;
+	}
+	return p4t_check_slice(type, sz->startbit, sz->endbit, extack);
+}
+
+static void tcf_meta_free(struct p4tc_metadata *meta)
+{
+	kfree_rcu(meta, rcu);
+}
+
+static int __tcf_meta_put(struct p4tc_pipeline *pipeline,
+			  struct p4tc_metadata *meta,
+			  struct netlink_ext_ack *extack)
+{
+	if (!refcount_dec_if_one(&meta->m_ref)) {
+		NL_SET_ERR_MSG(extack, "Metadata is in use by an action");
+		return -EBUSY;
+	}
+	idr_remove(&pipeline->p_meta_idr, meta->m_id);
+	pipeline->p_meta_bits -= meta_container_bits(meta->m_datatype);
+	tcf_meta_free(meta);
+	return 0;
+}
+
+static int tcf_meta_put(struct net *net, struct p4tc_template_common *tmpl,
+			struct netlink_ext_ack *extack)
+{
+	struct p4tc_pipeline *pipeline;
+
+	pipeline = tcf_pipeline_find_byid(net, tmpl->p_id);
+	return __tcf_meta_put(pipeline, to_meta(tmpl), extack);
+}
+
+/**
+ * tcf_meta_purge - free every metadatum of a pipeline being destroyed
+ * @pipeline: the pipeline
+ */
+void tcf_meta_purge(struct p4tc_pipeline *pipeline)
+{
+	struct p4tc_metadata *meta;
+	unsigned long tmp, id;
+
+	idr_for_each_entry_ul(&pipeline->p_meta_idr, meta, tmp, id) {
+		idr_remove(&pipeline->p_meta_idr, id);
+		tcf_meta_free(meta);
+	}
+	pipeline->p_meta_bits = 0;
+}
+
+static struct p4tc_metadata *tcf_meta_create(struct p4tc_pipeline *pipeline,
+					     struct nlattr **tb, u32 m_id,
+					     struct netlink_ext_ack *extack)
+{
+	const struct p4tc_meta_size_params *sz;
+	struct p4tc_metadata *meta;
+	const char *m_name;
+	unsigned int bits;
+	int ret;
+
+	if (!tb[P4TC_META_NAME]) {
+		NL_SET_ERR_MSG(extack, "Must specify metadata name");
+		return ERR_PTR(-EINVAL);
+	}
+	m_name = nla_data(tb[P4TC_META_NAME]);
+	ret = p4tc_name_check(m_name, extack);
+	if (ret < 0)
+		return ERR_PTR(ret);
+	if (tcf_meta_find_byname(pipeline, m_name)) {
+		NL_SET_ERR_MSG(extack, "Metadata with the same name already exists");
+		return ERR_PTR(-EEXIST);
+	}
+	if (m_id && tcf_meta_find_byid(pipeline, m_id)) {
+		NL_SET_ERR_MSG(extack, "Metadata with the same id already exists");
+		return ERR_PTR(-EEXIST);
+	}
+	if (!tb[P4TC_META_SIZE]) {
+		NL_SET_ERR_MSG(extack, "Must specify metadata type");
+		return ERR_PTR(-EINVAL);
+	}
+	sz = nla_data(tb[P4TC_META_SIZE]);
+	ret = tcf_meta_check_size(sz, extack);
+	if (ret < 0)
+		return ERR_PTR(ret);
+	bits = meta_container_bits(sz->datatype);
+	if (pipeline->p_meta_bits + bits > P4TC_MAXMETA_OFFSET) {
+		NL_SET_ERR_MSG(extack,
+			       "Pipeline metadata would exceed 1024 bits in all");
+		return ERR_PTR(-ENOSPC);
+	}
+
+	meta = kzalloc(sizeof(*meta), GFP_KERNEL);
+	if (!meta)
+		return ERR_PTR(-ENOMEM);
+
+	if (m_id) {
+		ret = idr_alloc_u32(&pipeline->p_meta_idr, &meta->common, &m_id,
+				    m_id, GFP_KERNEL);
+	} else {
+		m_id = 1;
+		ret = idr_alloc_u32(&pipeline->p_meta_idr, &meta->common, &m_id,
+				    UINT_MAX, GFP_KERNEL);
+	}
+	if (ret < 0) {
+		NL_SET_ERR_MSG(extack, "Unable to allocate metadata id");
+		kfree(meta);
+		return ERR_PTR(ret);
+	}
+
+	strscpy(meta->common.name, m_name, METANAMSIZ);
+	meta->common.ops = &p4tc_meta_ops;
+	meta->common.p_id = pipeline->common.p_id;
+	meta->m_id = m_id;
+	meta->m_startbit = sz->startbit;
+	meta->m_endbit = sz->endbit;
+	meta->m_datatype = sz->datatype;
+	refcount_set(&meta->m_ref, 1);
+	pipeline->p_meta_bits += bits;
+	return meta;
+}
+
+static struct p4tc_metadata *tcf_meta_update(struct p4tc_pipeline *pipeline,
+					     struct nlattr **tb, u32 m_id,
+					     struct netlink_ext_ack *extack)
+{
+	const char *m_name = tb[P4TC_META_NAME] ?
+			     nla_data(tb[P4TC_META_NAME]) : NULL;
+	const struct p4tc_meta_size_params *sz;
+	struct p4tc_metadata *meta;
+	unsigned int old_bits, bits;
+	int ret;
+
+	meta = tcf_meta_find_byany(pipeline, m_name, m_id, extack);
+	if (IS_ERR(meta))
+		return meta;
+	if (!tb[P4TC_META_SIZE])
+		return meta;
+
+	if (refcount_read(&meta->m_ref) > 1) {
+		NL_SET_ERR_MSG(extack, "Metadata is in use by an action");
+		return ERR_PTR(-EBUSY);
+	}
+	sz = nla_data(tb[P4TC_META_SIZE]);
+	ret = tcf_meta_check_size(sz, extack);
+	if (ret < 0)
+		return ERR_PTR(ret);
+	old_bits = meta_container_bits(meta->m_datatype);
+	bits = meta_container_bits(sz->datatype);
+	if (pipeline->p_meta_bits - old_bits + bits > P4TC_MAXMETA_OFFSET) {
+		NL_SET_ERR_MSG(extack,
+			       "Pipeline metadata would exceed 1024 bits in all");
+		return ERR_PTR(-ENOSPC);
+	}
+
+	pipeline->p_meta_bits = pipeline->p_meta_bits - old_bits + bits;
+	meta->m_startbit = sz->startbit;
+	meta->m_endbit = sz->endbit;
+	meta->m_datatype = sz->datatype;
+	return meta;
+}
+
+static struct p4tc_template_common *
+tcf_meta_cu(struct net *net, struct nlmsghdr *n, struct nlattr *nla,
+	    struct p4tc_nl_pname *nl_pname, u32 *ids,
+	    struct netlink_ext_ack *extack)
+{
+	const char *p_name = nl_pname->passed ? nl_pname->data : NULL;
+	struct nlattr *tb[P4TC_META_MAX + 1];
+	struct p4tc_pipeline *pipeline;
+	struct p4tc_metadata *meta;
+	int ret;
+
+	ret = nla_parse_nested(tb, P4TC_META_MAX, nla, p4tc_meta_policy,
+			       extack);
+	if (ret < 0)
+		return ERR_PTR(ret);
+
+	pipeline = tcf_pipeline_find_byany_unsealed(net, p_name,
+						    ids[P4TC_PID_IDX], extack);
+	if (IS_ERR(pipeline))
+		return ERR_CAST(pipeline);
+
+	if (n->nlmsg_flags & NLM_F_REPLACE)
+		meta = tcf_meta_update(pipeline, tb, ids[P4TC_MID_IDX], extack);
+	else
+		meta = tcf_meta_create(pipeline, tb, ids[P4TC_MID_IDX], extack);
+	if (IS_ERR(meta))
+		return ERR_CAST(meta);
+
+	strscpy(nl_pname->data, pipeline->common.name, PIPELINENAMSIZ);
+	ids[P4TC_PID_IDX] = pipeline->common.p_id;
+	ids[P4TC_MID_IDX] = meta->m_id;
+	return &meta->common;
+}
+
+static int tcf_meta_fill_1(struct sk_buff *skb,
+			   const struct p4tc_metadata *meta)
+{
+	struct p4tc_meta_size_params sz = {
+		.startbit = meta->m_startbit,
+		.endbit = meta->m_endbit,
+		.datatype = meta->m_datatype,
+	};
+	u32 ids[] = { meta->common.p_id, meta->m_id };
+	struct nlattr *nest;
+
+	if (p4tc_put_path(skb, ids, ARRAY_SIZE(ids)))
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, P4TC_PARAMS);
+	if (!nest ||
+	    nla_put_string(skb, P4TC_META_NAME, meta->common.name) ||
+	    nla_put(skb, P4TC_META_SIZE, sizeof(sz), &sz))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int tcf_meta_fill_nlmsg(struct net *net, struct sk_buff *skb,
+			       struct p4tc_template_common *tmpl,
+			       struct netlink_ext_ack *extack)
+{
+	unsigned char *b = nlmsg_get_pos(skb);
+
+	if (tcf_meta_fill_1(skb, to_meta(tmpl))) {
+		nlmsg_trim(skb, b);
+		NL_SET_ERR_MSG(extack, "Metadata does not fit in the reply");
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+static int tcf_meta_flush(struct p4tc_pipeline *pipeline,
+			  struct netlink_ext_ack *extack)
+{
+	struct p4tc_metadata *meta;
+	unsigned long tmp, id;
+
+	/* all or nothing: refuse before deleting anything */
+	idr_for_each_entry_ul(&pipeline->p_meta_idr, meta, tmp, id) {
+		if (refcount_read(&meta->m_ref) > 1) {
+			NL_SET_ERR_MSG(extack,
+				       "Metadata in use by an action: nothing flushed");
+			return -EBUSY;
+		}
+	}
+	idr_for_each_entry_ul(&pipeline->p_meta_idr, meta, tmp, id)
+		__tcf_meta_put(pipeline, meta, NULL);
+	return 0;
+}
+
+static int tcf_meta_gd(struct net *net, struct sk_buff *skb,
+		       struct nlmsghdr *n, struct nlattr *nla,
+		       struct p4tc_nl_pname *nl_pname, u32 *ids,
+		       struct netlink_ext_ack *extack)
+{
+	const char *p_name = nl_pname->passed ? nl_pname->data : NULL;
+	struct nlattr *tb[P4TC_META_MAX + 1] = {};
+	bool del = n->nlmsg_type == RTM_DELP4TEMPLATE;
+	struct p4tc_pipeline *pipeline;
+	struct p4tc_metadata *meta;
+	const char *m_name;
+	int ret;
+
+	if (nla) {
+		ret = nla_parse_nested(tb, P4TC_META_MAX, nla,
+				       p4tc_meta_policy, extack);
+		if (ret < 0)
+			return ret;
+	}
+
+	if (del)
+		pipeline = tcf_pipeline_find_byany_unsealed(net, p_name,
+							    ids[P4TC_PID_IDX],
+							    extack);
+	else
+		pipeline = tcf_pipeline_find_byany(net, p_name,
+						   ids[P4TC_PID_IDX], extack);
+	if (IS_ERR(pipeline))
+		return PTR_ERR(pipeline);
+	strscpy(nl_pname->data, pipeline->common.name, PIPELINENAMSIZ);
+	ids[P4TC_PID_IDX] = pipeline->common.p_id;
+
+	m_name = tb[P4TC_META_NAME] ? nla_data(tb[P4TC_META_NAME]) : NULL;
+	if (del && (n->nlmsg_flags & NLM_F_ROOT) && !m_name &&
+	    !ids[P4TC_MID_IDX])
+		return tcf_meta_flush(pipeline, extack);
+
+	meta = tcf_meta_find_byany(pipeline, m_name, ids[P4TC_MID_IDX],
+				   extack);
+	if (IS_ERR(meta))
+		return PTR_ERR(meta);
+
+	ret = tcf_meta_fill_nlmsg(net, skb, &meta->common, extack);
+	if (ret < 0)
+		return ret;
+	ids[P4TC_MID_IDX] = meta->m_id;
+
+	if (del)
+		return __tcf_meta_put(pipeline, meta, extack);
+	return 0;
+}
+
+static int tcf_meta_dump_1(struct sk_buff *skb,
+			   struct p4tc_template_common *common)
+{
+	unsigned char *b = nlmsg_get_pos(skb);
+
+	if (tcf_meta_fill_1(skb, to_meta(common))) {
+		nlmsg_trim(skb, b);
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+static int tcf_meta_dump(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
+			 struct nlattr *nla, char **p_name, u32 *ids,
+			 struct netlink_ext_ack *extack)
+{
+	struct net *net = sock_net(skb->sk);
+	struct p4tc_pipeline *pipeline;
+
+	pipeline = tcf_pipeline_find_byany(net, *p_name, ids[P4TC_PID_IDX],
+					   extack);
+	if (IS_ERR(pipeline))
+		return PTR_ERR(pipeline);
+	*p_name = pipeline->common.name;
+	ids[P4TC_PID_IDX] = pipeline->common.p_id;
+
+	return tcf_p4_tmpl_generic_dump(skb, ctx, &pipeline->p_meta_idr,
+					P4TC_MID_IDX, tcf_meta_dump_1, extack);
+}
+
+/* The skb fields the kernel pipeline offers; see P4TC_KERNEL_META_*. */
+static const struct {
+	const char *name;
+	u8 id;
+	u8 datatype;
+	u8 endbit;
+} p4tc_kernel_meta[] = {
+	{ "pktlen", P4TC_KERNEL_META_PKTLEN, P4T_U32, 31 },
+	{ "datalen", P4TC_KERNEL_META_DATALEN, P4T_U32, 31 },
+	{ "skbmark", P4TC_KERNEL_META_SKBMARK, P4T_U32, 31 },
+	{ "tcindex", P4TC_KERNEL_META_TCINDEX, P4T_U16, 15 },
+	{ "skbhash", P4TC_KERNEL_META_SKBHASH, P4T_U32, 31 },
+	{ "skbprio", P4TC_KERNEL_META_SKBPRIO, P4T_U32, 31 },
+	{ "ifindex", P4TC_KERNEL_META_IFINDEX, P4T_DEV, 31 },
+	{ "iif", P4TC_KERNEL_META_SKBIIF, P4T_DEV, 31 },
+	{ "skbproto", P4TC_KERNEL_META_PROTOCOL, P4T_BE16, 15 },
+	{ "skbptype", P4TC_KERNEL_META_PKTYPE, P4T_U8, 2 },
+	{ "skbidf", P4TC_KERNEL_META_IDF, P4T_U8, 0 },
+	{ "skbipsum", P4TC_KERNEL_META_IPSUM, P4T_U8, 1 },
+	{ "skboook", P4TC_KERNEL_META_OOOK, P4T_U8, 0 },
+	{ "skbfclone", P4TC_KERNEL_META_FCLONE, P4T_U8, 1 },
+	{ "skbpeek", P4TC_KERNEL_META_PEEKED, P4T_U8, 0 },
+	{ "skbqmap", P4TC_KERNEL_META_QMAP, P4T_U16, 15 },
+	{ "ptypeoff", P4TC_KERNEL_META_PTYPEOFF, P4T_U8, 7 },
+	{ "cloneoff", P4TC_KERNEL_META_CLONEOFF, P4T_U8, 7 },
+	{ "ptclnoff", P4TC_KERNEL_META_PTCLNOFF, P4T_U16, 15 },
+	{ "direction", P4TC_KERNEL_META_DIRECTION, P4T_U8, 0 },
+};
+
+/**
+ * tcf_meta_init_kernel - give the kernel pipeline its skb metadata
+ * @kernel_pipeline: the kernel pipeline
+ *
+ * Return: 0 or -ENOMEM (the caller purges what was made).
+ */
+int __init tcf_meta_init_kernel(struct p4tc_pipeline *kernel_pipeline)
+{
+	int i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(p4tc_kernel_meta) != P4TC_KERNEL_META_MAX);
+	for (i = 0; i < ARRAY_SIZE(p4tc_kernel_meta); i++) {
+		struct p4tc_metadata *meta;
+		u32 id = p4tc_kernel_meta[i].id;
+		int ret;
+
+		meta = kzalloc(sizeof(*meta), GFP_KERNEL);
+		if (!meta)
+			return -ENOMEM;
+		strscpy(meta->common.name, p4tc_kernel_meta[i].name,
+			METANAMSIZ);
+		meta->common.ops = &p4tc_meta_ops;
+		meta->common.p_id = P4TC_KERNEL_PIPEID;
+		meta->m_id = id;
+		meta->m_datatype = p4tc_kernel_meta[i].datatype;
+		meta->m_endbit = p4tc_kernel_meta[i].endbit;
+		meta->m_read_only = meta->m_id != P4TC_KERNEL_META_SKBMARK &&
+				    meta->m_id != P4TC_KERNEL_META_TCINDEX &&
+				    meta->m_id != P4TC_KERNEL_META_SKBPRIO &&
+				    meta->m_id != P4TC_KERNEL_META_SKBHASH;
+		refcount_set(&meta->m_ref, 1);
+		ret = idr_alloc_u32(&kernel_pipeline->p_meta_idr, &meta->common,
+				    &id, id, GFP_KERNEL);
+		if (ret < 0) {
+			kfree(meta);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+const struct p4tc_template_ops p4tc_meta_ops = {
+	.cu = tcf_meta_cu,
+	.fill_nlmsg = tcf_meta_fill_nlmsg,
+	.gd = tcf_meta_gd,
+	.put = tcf_meta_put,
+	.dump = tcf_meta_dump,
+};

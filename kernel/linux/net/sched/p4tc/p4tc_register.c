@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * P4TC registers: arrays of 1..P4TC_MAX_REGISTER_ELEMS typed values that
+ * programs keep state in ("register/PIPE/NAME type bit32 numelems 8").
+ * Elements start at zero; until the pipeline is sealed they can be set
+ * with "update register/... index I value V", and they can always be read
+ * with "get".  Values travel in their container's layout and are checked
+ * against the register's type.
+ */
+
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <net/netlink.h>
+#include <net/p4tc.h>
+#include <net/sock.h>
+
+static const struct nla_policy p4tc_register_policy[P4TC_REGISTER_MAX + 1] = {
+	[P4TC_REGISTER_NAME] = { .type = NLA_STRING, .len = REGISTERNAMSIZ - 1 },
+	[P4TC_REGISTER_INFO] = NLA_POLICY_EXACT_LEN(sizeof(struct p4tc_u_register)),
+	[P4TC_REGISTER_INDEX] = { .type = NLA_U32 },
+	[P4TC_REGISTER_VALUE] = { .type = NLA_BINARY,
+				  .len = P4T_MAX_BITSZ / 8 },
+	[P4TC_REGISTER_VALUES] = { .type = NLA_REJECT },
+};
+
+static const struct p4tc_type *reg_type(const struct p4tc_register *reg)
+{
+	return p4type_find_byid(reg->reg_type);
+}
+
+static void *reg_elem(const struct p4tc_register *reg, u32 index)
+{
+	return reg->reg_value + index * p4t_container_bytes(reg_type(reg));
+}
+
+static struct p4tc_register *tcf_register_find_byname(struct p4tc_pipeline *pipeline,
+						      const char *name)
+{
+	struct p4tc_register *reg;
+	unsigned long tmp, id;
+
+	idr_for_each_entry_ul(&pipeline->p_reg_idr, reg, tmp, id) {
+		if (!strcmp(reg->common.name, name))
+			return reg;
+	}
+	return NULL;
+}
+
+static struct p4tc_register *
+tcf_register_find_byany(struct p4tc_pipeline *pipeline, const char *name,
+			u32 id, struct netlink_ext_ack *extack)
+{
+	struct p4tc_register *reg;
+
+	if (id) {
+		reg = idr_find(&pipeline->p_reg_idr, id);
+		if (!reg) {
+			NL_SET_ERR_MSG(extack, "Unable to find register by id");
+			return ERR_PTR(-ENOENT);
+		}
+		if (name && strcmp(reg->common.name, name)) {
+			NL_SET_ERR_MSG(extack,
+				       "Register name and id name different registers");
+			return ERR_PTR(-EINVAL);
+		}
+		return reg;
+	}
+	if (!name) {
+		NL_SET_ERR_MSG(extack, "Must specify register name or id");
+		return ERR_PTR(-EINVAL);
+	}
+	reg = tcf_register_find_byname(pipeline, name);
+	if (!reg) {
+		NL_SET_ERR_MSG(extack, "Register name not found");
+		return ERR_PTR(-ENOENT);
+	}
+	return reg;
+}
+
+static int tcf_register_check_info(const struct p4tc_u_register *info,
+				   struct netlink_ext_ack *extack)
+{
+	const struct p4tc_type *type = p4type_find_byid(info->datatype);
+
+	if (!type || (type->flags & P4T_F_BLOB)) {
+		NL_SET_ERR_MSG(extack, "Invalid register type");
+		return -EINVAL;
+	}
+	if (info->startbit > U16_MAX || info->endbit > U16_MAX) {
+		NL_SET_ERR_MSG(extack, "Slice end bit is outside the type");
+		return -EINVAL;
+	}
+	if (!info->num_elems || info->num_elems > P4TC_MAX_REGISTER_ELEMS) {
+		NL_SET_ERR_MSG(extack, "Register has 1 to 128 elements");
+		return -EINVAL;
+	}
+	return p4t_check_slice(type, info->startbit, info->endbit, extack);
+}
+
+/* Check a value attribute against the register's type. */
+static int tcf_register_check_value(const struct p4tc_register *reg,
+				    const struct nlattr *attr,
+				    struct netlink_ext_ack *extack)
+{
+	const struct p4tc_type *type = reg_type(reg);
+
+	if (nla_len(attr) != p4t_container_bytes(type)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "Value size differs from the register's type");
+		return -EINVAL;
+	}
+	return p4t_validate_value(type, reg->reg_startbit, reg->reg_endbit,
+				  nla_data(attr), extack);
+}
+
+static int tcf_register_check_index(const struct p4tc_register *reg,
+				    const struct nlattr *attr,
+				    struct netlink_ext_ack *extack)
+{
+	if (nla_get_u32(attr) >= reg->reg_num_elems) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "Register index out of range");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void tcf_register_free(struct p4tc_register *reg)
+{
+	kfree(reg->reg_value);
+	kfree(reg);
+}
+
+static int __tcf_register_put(struct p4tc_pipeline *pipeline,
+			      struct p4tc_register *reg,
+			      struct netlink_ext_ack *extack)
+{
+	if (!refcount_dec_if_one(&reg->reg_ref)) {
+		NL_SET_ERR_MSG(extack, "Register is in use by an action");
+		return -EBUSY;
+	}
+	idr_remove(&pipeline->p_reg_idr, reg->reg_id);
+	tcf_register_free(reg);
+	return 0;
+}
+
+static int tcf_register_put(struct net *net, struct p4tc_template_common *tmpl,
+			    struct netlink_ext_ack *extack)
+{
+	struct p4tc_pipeline *pipeline = tcf_pipeline_find_byid(net, tmpl->p_id);
+
+	return __tcf_register_put(pipeline, to_register(tmpl), extack);
+}
+
+/**
+ * tcf_register_purge - free every register of a pipeline being destroyed
+ * @pipeline: the pipeline
+ */
+void tcf_register_purge(struct p4tc_pipeline *pipeline)
+{
+	struct p4tc_register *reg;
+	unsigned long tmp, id;
+
+	idr_for_each_entry_ul(&pipeline->p_reg_idr, reg, tmp, id) {
+		idr_remove(&pipeline->p_reg_idr, id);
+		tcf_register_free(reg);
+	}
+}
+
+static struct p4tc_register *
+tcf_register_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
+		    u32 id, struct netlink_ext_ack *extack)
+{
+	const struct p4tc_u_register *info;
+	struct p4tc_register *reg;
+	const char *name;
+	int ret;
+
+	if (!tb[P4TC_REGISTER_NAME]) {
+		NL_SET_ERR_MSG(extack, "Must specify register name");
+		return ERR_PTR(-EINVAL);
+	}
+	name = nla_data(tb[P4TC_REGISTER_NAME]);
+	ret = p4tc_name_check(name, extack);
+	if (ret < 0)
+		return ERR_PTR(ret);
+	if (tcf_register_find_byname(pipeline, name)) {
+		NL_SET_ERR_MSG(extack, "Register with the same name already exists");
+		return ERR_PTR(-EEXIST);
+	}
+	if (id && idr_find(&pipeline->p_reg_idr, id)) {
+		NL_SET_ERR_MSG(extack, "Register with the same id already exists");
+		return ERR_PTR(-EEXIST);
+	}
+	if (!tb[P4TC_REGISTER_INFO]) {
+		NL_SET_ERR_MSG(extack, "Must specify register type and numelems");
+		return ERR_PTR(-EINVAL);
+	}
+	if (tb[P4TC_REGISTER_INDEX] || tb[P4TC_REGISTER_VALUE]) {
+		NL_SET_ERR_MSG(extack,
+			       "Register elements are set by update, after create");
+		return ERR_PTR(-EINVAL);
+	}
+	info = nla_data(tb[P4TC_REGISTER_INFO]);
+	ret = tcf_register_check_info(info, extack);
+	if (ret < 0)
+		return ERR_PTR(ret);
+
+	reg = kzalloc(sizeof(*reg), GFP_KERNEL);
+	if (!reg)
+		return ERR_PTR(-ENOMEM);
+	reg->reg_type = info->datatype;
+	reg->reg_value = kcalloc(info->num_elems,
+				 p4t_container_bytes(reg_type(reg)),
+				 GFP_KERNEL);
+	if (!reg->reg_value) {
+		kfree(reg);
+		return ERR_PTR(-ENOMEM);
+	}
+
+	if (id) {
+		ret = idr_alloc_u32(&pipeline->p_reg_idr, reg, &id, id,
+				    GFP_KERNEL);
+	} else {
+		id = 1;
+		ret = idr_alloc_u32(&pipeline->p_reg_idr, reg, &id, UINT_MAX,
+				    GFP_KERNEL);
+	}
+	if (ret < 0) {
+		NL_SET_ERR_MSG(extack, "Unable to allocate register id");
+		tcf_register_free(reg);
+		return ERR_PTR(ret);
+	}
+
+	strscpy(reg->common.name, name, REGISTERNAMSIZ);
+	reg->common.ops = &p4tc_register_ops;
+	reg->common.p_id = pipeline->common.p_id;
+	spin_lock_init(&reg->reg_value_lock);
+	reg->reg_num_elems = info->num_elems;
+	reg->reg_id = id;
+	reg->reg_startbit = info->startbit;
+	reg->reg_endbit = info->endbit;
+	refcount_set(&reg->reg_ref, 1);
+	return reg;
+}
+
+/* Update: set one element, or (not in use) change type and size. */
+static struct p4tc_register *
+tcf_register_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
+		    u32 id, struct netlink_ext_ack *extack)
+{
+	const char *name = tb[P4TC_REGISTER_NAME] ?
+			   nla_data(tb[P4TC_REGISTER_NAME]) : NULL;
+	const struct p4tc_u_register *info;
+	struct p4tc_register *reg;
+	void *value;
+	int ret;
+
+	reg = tcf_register_find_byany(pipeline, name, id, extack);
+	if (IS_ERR(reg))
+		return reg;
+
+	if (tb[P4TC_REGISTER_INFO]) {
+		if (tb[P4TC_REGISTER_INDEX] || tb[P4TC_REGISTER_VALUE]) {
+			NL_SET_ERR_MSG(extack,
+				       "Change the type or an element, not both");
+			return ERR_PTR(-EINVAL);
+		}
+		if (refcount_read(&reg->reg_ref) > 1) {
+			NL_SET_ERR_MSG(extack, "Register is in use by an action");
+			return ERR_PTR(-EBUSY);
+		}
+		info = nla_data(tb[P4TC_REGISTER_INFO]);
+		ret = tcf_register_check_info(info, extack);
+		if (ret < 0)
+			return ERR_PTR(ret);
+		value = kcalloc(info->num_elems,
+				p4t_container_bytes(p4type_find_byid(info->datatype)),
+				GFP_KERNEL);
+		if (!value)
+			return ERR_PTR(-ENOMEM);
+		/* a new type starts from zero, like a new register */
+		spin_lock_bh(&reg->reg_value_lock);
+		swap(reg->reg_value, value);
+		reg->reg_type = info->datatype;
+		reg->reg_num_elems = info->num_elems;
+		reg->reg_startbit = info->startbit;
+		reg->reg_endbit = info->endbit;
+		spin_unlock_bh(&reg->reg_value_lock);
+		kfree(value);
+		return reg;
+	}
+
+	if (!tb[P4TC_REGISTER_INDEX] || !tb[P4TC_REGISTER_VALUE]) {
+		NL_SET_ERR_MSG(extack,
+			       "Register update needs an index and a value");
+		return ERR_PTR(-EINVAL);
+	}
+	ret = tcf_register_check_index(reg, tb[P4TC_REGISTER_INDEX], extack);
+	if (ret < 0)
+		return ERR_PTR(ret);
+	ret = tcf_register_check_value(reg, tb[P4TC_REGISTER_VALUE], extack);
+	if (ret < 0)
+		return ERR_PTR(ret);
+
+	spin_lock_bh(&reg->reg_value_lock);
+	memcpy(reg_elem(reg, nla_get_u32(tb[P4TC_REGISTER_INDEX])),
+	       nla_data(tb[P4TC_REGISTER_VALUE]),
+	       nla_len(tb[P4TC_REGISTER_VALUE]));
+	spin_unlock_bh(&reg->reg_value_lock);
+	return reg;
+}
+
+static struct p4tc_template_common *
+tcf_register_cu(struct net *net, struct nlmsghdr *n, struct nlattr *nla,
+		struct p4tc_nl_pname *nl_pname, u32 *ids,
+		struct netlink_ext_ack *extack)
+{
+	const char *p_name = nl_pname->passed ? nl_pname->data : NULL;
+	struct nlattr *tb[P4TC_REGISTER_MAX + 1];
+	struct p4tc_pipeline *pipeline;
+	struct p4tc_register *reg;
+	int ret;
+
+	ret = nla_parse_nested(tb, P4TC_REGISTER_MAX, nla, p4tc_register_policy,
+			       extack);
+	if (ret < 0)
+		return ERR_PTR(ret);
+
+	pipeline = tcf_pipeline_find_byany_unsealed(net, p_name,
+						    ids[P4TC_PID_IDX], extack);
+	if (IS_ERR(pipeline))
+		return ERR_CAST(pipeline);
+
+	if (n->nlmsg_flags & NLM_F_REPLACE)
+		reg = tcf_register_update(pipeline, tb, ids[P4TC_REGID_IDX],
+					  extack);
+	else
+		reg = tcf_register_create(pipeline, tb, ids[P4TC_REGID_IDX],
+					  extack);
+	if (IS_ERR(reg))
+		return ERR_CAST(reg);
+
+	strscpy(nl_pname->data, pipeline->common.name, PIPELINENAMSIZ);
+	ids[P4TC_PID_IDX] = pipeline->common.p_id;
+	ids[P4TC_REGID_IDX] = reg->reg_id;
+	return &reg->common;
+}
+
+/* Write the register; with @index >= 0 only that element's value. */
+static int tcf_register_fill_1(struct sk_buff *skb,
+			       struct p4tc_register *reg, s64 index)
+{
+	struct p4tc_u_register info = {
+		.startbit = reg->reg_startbit,
+		.endbit = reg->reg_endbit,
+		.num_elems = reg->reg_num_elems,
+		.datatype = reg->reg_type,
+	};
+	unsigned int bytes = p4t_container_bytes(reg_type(reg));
+	u32 ids[] = { reg->common.p_id, reg->reg_id };
+	u8 buf[P4T_MAX_BITSZ / 8];
+	struct nlattr *nest, *vals;
+	u32 i;
+
+	if (p4tc_put_path(skb, ids, ARRAY_SIZE(ids)))
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, P4TC_PARAMS);
+	if (!nest ||
+	    nla_put_string(skb, P4TC_REGISTER_NAME, reg->common.name) ||
+	    nla_put(skb, P4TC_REGISTER_INFO, sizeof(info), &info))
+		return -EMSGSIZE;
+
+	if (index >= 0) {
+		spin_lock_bh(&reg->reg_value_lock);
+		memcpy(buf, reg_elem(reg, index), bytes);
+		spin_unlock_bh(&reg->reg_value_lock);
+		if (nla_put_u32(skb, P4TC_REGISTER_INDEX, index) ||
+		    nla_put(skb, P4TC_REGISTER_VALUE, bytes, buf))
+			return -EMSGSIZE;
+	} else {
+		vals = nla_nest_start(skb, P4TC_REGISTER_VALUES);
+		if (!vals)
+			return -EMSGSIZE;
+		for (i = 0; i < reg->reg_num_elems; i++) {
+			spin_lock_bh(&reg->reg_value_lock);
+			memcpy(buf, reg_elem(reg, i), bytes);
+			spin_unlock_bh(&reg->reg_value_lock);
+			if (nla_put(skb, i + 1, bytes, buf))
+				return -EMSGSIZE;
+		}
+		nla_nest_end(skb, vals);
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int tcf_register_fill_nlmsg(struct net *net, struct sk_buff *skb,
+				   struct p4tc_template_common *tmpl,
+				   struct netlink_ext_ack *extack)
+{
+	unsigned char *b = nlmsg_get_pos(skb);
+
+	if (tcf_register_fill_1(skb, to_register(tmpl), -1)) {
+		nlmsg_trim(skb, b);
+		NL_SET_ERR_MSG(extack, "Register does not fit in the reply");
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+static int tcf_register_flush(struct p4tc_pipeline *pipeline,
+			      struct netlink_ext_ack *extack)
+{
+	struct p4tc_register *reg;
+	unsigned long tmp, id;
+
+	idr_for_each_entry_ul(&pipeline->p_reg_idr, reg, tmp, id) {
+		if (refcount_read(&reg->reg_ref) > 1) {
+			NL_SET_ERR_MSG(extack,
+				       "A register is in use by an action: nothing flushed");
+			return -EBUSY;
+		}
+	}
+	idr_for_each_entry_ul(&pipeline->p_reg_idr, reg, tmp, id)
+		__tcf_register_put(pipeline, reg, NULL);
+	return 0;
+}
+
+static int tcf_register_gd(struct net *net, struct sk_buff *skb,
+			   struct nlmsghdr *n, struct nlattr *nla,
+			   struct p4tc_nl_pname *nl_pname, u32 *ids,
+			   struct netlink_ext_ack *extack)
+{
+	const char *p_name = nl_pname->passed ? nl_pname->data : NULL;
+	struct nlattr *tb[P4TC_REGISTER_MAX + 1] = {};
+	bool del = n->nlmsg_type == RTM_DELP4TEMPLATE;
+	unsigned char *b = nlmsg_get_pos(skb);
+	struct p4tc_pipeline *pipeline;
+	struct p4tc_register *reg;
+	const char *name;
+	s64 index = -1;
+	int ret;
+
+	if (nla) {
+		ret = nla_parse_nested(tb, P4TC_REGISTER_MAX, nla,
+				       p4tc_register_policy, extack);
+		if (ret < 0)
+			return ret;
+	}
+
+	if (del)
+		pipeline = tcf_pipeline_find_byany_unsealed(net, p_name,
+							    ids[P4TC_PID_IDX],
+							    extack);
+	else
+		pipeline = tcf_pipeline_find_byany(net, p_name,
+						   ids[P4TC_PID_IDX], extack);
+	if (IS_ERR(pipeline))
+		return PTR_ERR(pipeline);
+	strscpy(nl_pname->data, pipeline->common.name, PIPELINENAMSIZ);
+	ids[P4TC_PID_IDX] = pipeline->common.p_id;
+
+	name = tb[P4TC_REGISTER_NAME] ? nla_data(tb[P4TC_REGISTER_NAME]) : NULL;
+	if (del && (n->nlmsg_flags & NLM_F_ROOT) && !name &&
+	    !ids[P4TC_REGID_IDX])
+		return tcf_register_flush(pipeline, extack);
+
+	reg = tcf_register_find_byany(pipeline, name, ids[P4TC_REGID_IDX],
+				      extack);
+	if (IS_ERR(reg))
+		return PTR_ERR(reg);
+	if (tb[P4TC_REGISTER_INDEX]) {
+		if (del) {
+			NL_SET_ERR_MSG(extack,
+				       "Elements cannot be deleted, only set");
+			return -EINVAL;
+		}
+		ret = tcf_register_check_index(reg, tb[P4TC_REGISTER_INDEX],
+					       extack);
+		if (ret < 0)
+			return ret;
+		index = nla_get_u32(tb[P4TC_REGISTER_INDEX]);
+	}
+	if (tcf_register_fill_1(skb, reg, index)) {
+		nlmsg_trim(skb, b);
+		NL_SET_ERR_MSG(extack, "Register does not fit in the reply");
+		return -EMSGSIZE;
+	}
+	ids[P4TC_REGID_IDX] = reg->reg_id;
+
+	if (del)
+		return __tcf_register_put(pipeline, reg, extack);
+	return 0;
+}
+
+static int tcf_register_dump_1(struct sk_buff *skb,
+			       struct p4tc_template_common *common)
+{
+	unsigned char *b = nlmsg_get_pos(skb);
+
+	if (tcf_register_fill_1(skb, to_register(common), -1)) {
+		nlmsg_trim(skb, b);
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+static int tcf_register_dump(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
+			     struct nlattr *nla, char **p_name, u32 *ids,
+			     struct netlink_ext_ack *extack)
+{
+	struct net *net = sock_net(skb->sk);
+	struct p4tc_pipeline *pipeline;
+
+	pipeline = tcf_pipeline_find_byany(net, *p_name, ids[P4TC_PID_IDX],
+					   extack);
+	if (IS_ERR(pipeline))
+		return PTR_ERR(pipeline);
+	*p_name = pipeline->common.name;
+	ids[P4TC_PID_IDX] = pipeline->common.p_id;
+
+	return tcf_p4_tmpl_generic_dump(skb, ctx, &pipeline->p_reg_idr,
+					P4TC_REGID_IDX, tcf_register_dump_1,
+					extack);
+}
+
+const struct p4tc_template_ops p4tc_register_ops = {
+	.cu = tcf_register_cu,
+	.fill_nlmsg = tcf_register_fill_nlmsg,
+	.gd = tcf_register_gd,
+	.put = tcf_register_put,
+	.dump = tcf_register_dump,
+};
