@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build tc and ip from Debian's iproute2 6.1 source with kernel/iproute2/
-# patches, against the patched kernel's UAPI headers: every UAPI header
+# patches and the new files of kernel/iproute2/overlay/, against the
+# patched kernel's UAPI headers: every UAPI header
 # that our kernel patches change or our overlay adds is copied (as
 # sanitized by headers_install) over iproute2's own copy.
 set -euo pipefail
@@ -17,6 +18,7 @@ mkdir -p "$out/bin"
 
 tree_make_pristine "$src"
 tree_apply_patches "$src" "$top/kernel/iproute2" "$out/patches.stamp"
+tree_overlay "$src" "$top/kernel/iproute2/overlay" "$out/overlay.manifest"
 
 # UAPI headers our kernel changes or adds.
 changed=$( { git_in "$ksrc" diff --name-only pristine -- include/uapi/linux

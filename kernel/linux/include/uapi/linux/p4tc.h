@@ -159,29 +159,25 @@ enum {
 };
 #define P4TC_HDRFIELD_MAX (__P4TC_HDRFIELD_MAX - 1)
 
-/*
- * Length of a header in bytes: min_len when len_field is empty; otherwise
- * the value of that field of the header times len_mult plus len_add,
- * which must lie in [min_len, max_len] (IPv4: ihl * 4 + 0 in [20, 60]).
- */
-struct p4tc_header_len {
-	__u16 min_len;
-	__u16 max_len;
-	__u16 len_mult;
-	__u16 len_add;
-};
-
 /* Where a parse goes after a header: a header name, or one of these */
 #define P4TC_PARSE_ACCEPT "accept"
 #define P4TC_PARSE_REJECT "reject"
 
-/* Header (parse graph node) attributes */
+/*
+ * Header (parse graph node) attributes.  The length of a header in bytes
+ * is LEN when it has no LEN_FIELD; otherwise the value of that field of
+ * the header times LEN_MULT plus LEN_ADD, which must lie in [LEN, MAXLEN]
+ * (IPv4: ihl * 4 + 0 in [20, 60]).
+ */
 enum {
 	P4TC_HEADER_UNSPEC,
 	P4TC_HEADER_NAME,		/* string */
 	P4TC_HEADER_PARSER_NAME,	/* string */
 	P4TC_HEADER_PARSER_ID,		/* u32 */
-	P4TC_HEADER_LEN,		/* struct p4tc_header_len */
+	P4TC_HEADER_LEN,		/* u16: bytes, fixed or least */
+	P4TC_HEADER_MAXLEN,		/* u16: bytes, most */
+	P4TC_HEADER_LEN_MULT,		/* u16 */
+	P4TC_HEADER_LEN_ADD,		/* u16 */
 	P4TC_HEADER_LEN_FIELD,		/* string: field of this header, "" none */
 	P4TC_HEADER_START,		/* u8: 1 = the parse starts here */
 	P4TC_HEADER_SELECT,		/* string: field of this header, "" none */

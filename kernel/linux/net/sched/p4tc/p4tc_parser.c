@@ -52,7 +52,10 @@ static const struct nla_policy p4tc_header_policy[P4TC_HEADER_MAX + 1] = {
 	[P4TC_HEADER_PARSER_NAME] = { .type = NLA_STRING,
 				      .len = PARSERNAMSIZ - 1 },
 	[P4TC_HEADER_PARSER_ID] = { .type = NLA_U32 },
-	[P4TC_HEADER_LEN] = NLA_POLICY_EXACT_LEN(sizeof(struct p4tc_header_len)),
+	[P4TC_HEADER_LEN] = NLA_POLICY_RANGE(NLA_U16, 1, P4TC_MAX_HEADER_LEN),
+	[P4TC_HEADER_MAXLEN] = NLA_POLICY_RANGE(NLA_U16, 1, P4TC_MAX_HEADER_LEN),
+	[P4TC_HEADER_LEN_MULT] = NLA_POLICY_RANGE(NLA_U16, 1, P4TC_MAX_HEADER_LEN),
+	[P4TC_HEADER_LEN_ADD] = NLA_POLICY_MAX(NLA_U16, P4TC_MAX_HEADER_LEN),
 	[P4TC_HEADER_LEN_FIELD] = { .type = NLA_STRING,
 				    .len = HDRFIELDNAMSIZ - 1 },
 	[P4TC_HEADER_START] = NLA_POLICY_MAX(NLA_U8, 1),
@@ -700,6 +703,14 @@ tcf_header_find_byany(struct p4tc_parser *parser, const char *name, u32 id,
 	return hdr;
 }
 
+/* Length of a header; see P4TC_HEADER_LEN */
+struct p4tc_header_len {
+	u16 min_len;
+	u16 max_len;
+	u16 len_mult;
+	u16 len_add;
+};
+
 /* What a header's graph attributes resolve to before they are applied. */
 struct p4tc_header_graph {
 	struct p4tc_header_len len;
@@ -900,7 +911,13 @@ static int header_parse_graph(struct p4tc_parser *parser,
 	int ret;
 
 	if (tb[P4TC_HEADER_LEN])
-		*len = *(struct p4tc_header_len *)nla_data(tb[P4TC_HEADER_LEN]);
+		len->min_len = nla_get_u16(tb[P4TC_HEADER_LEN]);
+	if (tb[P4TC_HEADER_MAXLEN])
+		len->max_len = nla_get_u16(tb[P4TC_HEADER_MAXLEN]);
+	if (tb[P4TC_HEADER_LEN_MULT])
+		len->len_mult = nla_get_u16(tb[P4TC_HEADER_LEN_MULT]);
+	if (tb[P4TC_HEADER_LEN_ADD])
+		len->len_add = nla_get_u16(tb[P4TC_HEADER_LEN_ADD]);
 	if (tb[P4TC_HEADER_LEN_FIELD]) {
 		ret = header_parse_field(parser, name, tb[P4TC_HEADER_LEN_FIELD],
 					 &g->len_field, extack);
@@ -939,15 +956,15 @@ static int header_parse_graph(struct p4tc_parser *parser,
 	if (tb[P4TC_HEADER_START])
 		g->start = nla_get_u8(tb[P4TC_HEADER_START]);
 
-	if (!len->min_len || len->min_len > P4TC_MAX_HEADER_LEN) {
-		NL_SET_ERR_MSG(extack, "Header length must be 1 to 512 bytes");
-		return -EINVAL;
-	}
 	if (g->len_field) {
-		if (len->max_len < len->min_len ||
-		    len->max_len > P4TC_MAX_HEADER_LEN || !len->len_mult) {
+		if (len->max_len < len->min_len) {
 			NL_SET_ERR_MSG(extack,
-				       "Variable length needs min <= max <= 512 and a multiplier");
+				       "A variable length needs maxlen at least len");
+			return -EINVAL;
+		}
+		if (!len->len_mult) {
+			NL_SET_ERR_MSG(extack,
+				       "A variable length needs a multiplier (lenmult)");
 			return -EINVAL;
 		}
 	} else {
@@ -1287,12 +1304,6 @@ static const char *hdrfield_short_name(const struct p4tc_hdrfield *field)
 
 static int tcf_header_fill_1(struct sk_buff *skb, const struct p4tc_header *hdr)
 {
-	struct p4tc_header_len len = {
-		.min_len = hdr->min_len,
-		.max_len = hdr->max_len,
-		.len_mult = hdr->len_mult,
-		.len_add = hdr->len_add,
-	};
 	u32 ids[] = { hdr->common.p_id, hdr->parser->parser_id, hdr->hdr_id };
 	struct nlattr *nest, *tnest, *t;
 	int i;
@@ -1305,7 +1316,10 @@ static int tcf_header_fill_1(struct sk_buff *skb, const struct p4tc_header *hdr)
 	    nla_put_string(skb, P4TC_HEADER_PARSER_NAME,
 			   hdr->parser->parser_name) ||
 	    nla_put_u32(skb, P4TC_HEADER_PARSER_ID, hdr->parser->parser_id) ||
-	    nla_put(skb, P4TC_HEADER_LEN, sizeof(len), &len) ||
+	    nla_put_u16(skb, P4TC_HEADER_LEN, hdr->min_len) ||
+	    nla_put_u16(skb, P4TC_HEADER_MAXLEN, hdr->max_len) ||
+	    nla_put_u16(skb, P4TC_HEADER_LEN_MULT, hdr->len_mult) ||
+	    nla_put_u16(skb, P4TC_HEADER_LEN_ADD, hdr->len_add) ||
 	    nla_put_u8(skb, P4TC_HEADER_START, hdr->parser->start == hdr) ||
 	    nla_put_string(skb, P4TC_HEADER_DEFAULT_NEXT,
 			   header_next_name(hdr->default_next,

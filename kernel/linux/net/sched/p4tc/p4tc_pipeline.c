@@ -617,7 +617,8 @@ static int tcf_pipeline_dump_1(struct sk_buff *skb,
 	    nla_put_u8(skb, P4TC_PIPELINE_STATE, pipeline->p_state))
 		goto trim;
 	nla_nest_end(skb, param);
-	if (p4tc_put_path(skb, &pipeline->common.p_id, 1))
+	/* a dump lists pipelines: each carries its own id */
+	if (nla_put_u32(skb, P4TC_PATH, pipeline->common.p_id))
 		goto trim;
 	return 0;
 

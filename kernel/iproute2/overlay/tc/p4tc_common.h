@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * P4TC in tc: P4 type names, typed values, and the template commands.
+ */
+#ifndef _TC_P4TC_COMMON_H_
+#define _TC_P4TC_COMMON_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include <linux/p4tc.h>
+
+/* A P4 type as users write it: a container type and a bit slice of it */
+struct p4_type_s {
+	__u8 typeid;		/* P4T_* of the container */
+	__u16 startbit;
+	__u16 endbit;
+};
+
+/* A 128-bit number, low word first */
+struct p4_val {
+	__u64 w[2];
+};
+
+int p4_type_parse(const char *str, struct p4_type_s *t);
+const char *p4_type_name(int typeid);
+unsigned int p4_type_container_bits(int typeid);
+bool p4_type_signed(int typeid);
+void p4_type_format(const struct p4_type_s *t, char *buf, size_t len);
+const char *p4_type_family(const struct p4_type_s *t);
+unsigned int p4_type_width(const struct p4_type_s *t);
+
+int p4_val_parse(const char *str, const struct p4_type_s *t,
+		 struct p4_val *v);
+int p4_val_parse_constant(const char *str, struct p4_val *v,
+			  struct p4_type_s *ct);
+void p4_val_to_container(const struct p4_val *v, int typeid, void *buf);
+void p4_val_from_container(const void *buf, const struct p4_type_s *t,
+			   struct p4_val *v);
+void p4_val_format(const struct p4_val *v, const struct p4_type_s *t,
+		   char *buf, size_t len);
+void p4_val_print(const char *key, const struct p4_val *v,
+		  const struct p4_type_s *t);
+
+int do_p4tmpl(int argc, char **argv);
+
+#endif

@@ -1,0 +1,1116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tc p4template: create, update, delete and show P4TC templates.
+ *
+ *   tc p4template create|update|del|get OBJECT/PATH [ATTRIBUTES]
+ *
+ * OBJECT/PATH is pipeline/P, metadata/P/NAME, hdrfield/P/PARSER/HDR/FIELD,
+ * header/P/PARSER/HDR or register/P/NAME.  A path that ends in '/' (no
+ * object name) means every object there: get dumps them, del flushes them.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include "utils.h"
+#include "tc_util.h"
+#include "tc_common.h"
+#include "p4tc_common.h"
+
+enum p4tmpl_cmd { CMD_CREATE, CMD_UPDATE, CMD_DEL, CMD_GET };
+
+struct p4tmpl_req {
+	struct nlmsghdr n;
+	struct p4tcmsg t;
+	char buf[MAX_MSG];
+};
+
+/* What the path named */
+struct p4tmpl_path {
+	int obj;			/* P4TC_OBJ_* */
+	char pname[PIPELINENAMSIZ];	/* "" when absent */
+	char parser[PARSERNAMSIZ];
+	char name[TEMPLATENAMSZ];	/* the object, "" for all */
+};
+
+static const struct {
+	const char *word;
+	int obj;
+	const char *json;
+} p4tmpl_objs[] = {
+	{ "pipeline", P4TC_OBJ_PIPELINE, "pipeline" },
+	{ "metadata", P4TC_OBJ_META, "metadata" },
+	{ "hdrfield", P4TC_OBJ_HDR_FIELD, "hdrfield" },
+	{ "header", P4TC_OBJ_HEADER, "header" },
+	{ "register", P4TC_OBJ_REGISTER, "register" },
+};
+
+static void p4tmpl_usage(void)
+{
+	fprintf(stderr,
+		"Usage: tc p4template { create | update | del | get } OBJECT/PATH [ ATTRS ]\n"
+		"       pipeline/PNAME [ pipeid ID ] [ numtables N ] [ maxrules N ]\n"
+		"                [ preactions ACTIONS ] [ postactions ACTIONS ] [ state ready ]\n"
+		"       metadata/PNAME/MNAME [ mid ID ] type TYPE\n"
+		"       hdrfield/PNAME/PARSER/HDR/FIELD [ hdrfieldid ID ] [ parserid ID ]\n"
+		"                type TYPE [ offset BITS ]\n"
+		"       header/PNAME/PARSER/HDR [ hdrid ID ] [ parserid ID ] len BYTES\n"
+		"                [ maxlen BYTES lenfield FIELD lenmult N [ lenadd N ] ]\n"
+		"                [ start | nostart ] [ select FIELD ]\n"
+		"                [ transition VALUE[/MASK] NEXT ]... [ default NEXT ]\n"
+		"       register/PNAME/RNAME [ regid ID ] type TYPE numelems N\n"
+		"                (update:) index I value VALUE\n"
+		"TYPE := bitN | intN | bitN[START-END] | u8..u128 | s8..s128 | be16 | be32\n"
+		"        | be64 | ipv4 | mac | bool | dev\n"
+		"NEXT := HDR | accept | reject\n"
+		"A PATH ending in '/' names every object there: get dumps, del flushes.\n");
+}
+
+static const char *p4tmpl_obj_json(int obj)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(p4tmpl_objs); i++)
+		if (p4tmpl_objs[i].obj == obj)
+			return p4tmpl_objs[i].json;
+	return "unknown";
+}
+
+/* Copy the next '/'-separated component of *@s into @dst. */
+static int path_next(const char **s, char *dst, size_t len, bool last)
+{
+	const char *p = *s;
+	const char *slash = last ? NULL : strchr(p, '/');
+	size_t n = slash ? (size_t)(slash - p) : strlen(p);
+
+	if (n >= len) {
+		fprintf(stderr, "Error: name \"%.*s...\" is longer than %zu bytes\n",
+			32, p, len - 1);
+		return -1;
+	}
+	memcpy(dst, p, n);
+	dst[n] = '\0';
+	*s = slash ? slash + 1 : p + n;
+	return 0;
+}
+
+static int p4tmpl_parse_path(const char *str, struct p4tmpl_path *path)
+{
+	const char *slash = strchr(str, '/');
+	const char *p;
+	unsigned int i;
+
+	memset(path, 0, sizeof(*path));
+	path->obj = -1;
+	for (i = 0; slash && i < ARRAY_SIZE(p4tmpl_objs); i++) {
+		if (strlen(p4tmpl_objs[i].word) == (size_t)(slash - str) &&
+		    !strncmp(str, p4tmpl_objs[i].word, slash - str))
+			path->obj = p4tmpl_objs[i].obj;
+	}
+	if (path->obj < 0) {
+		fprintf(stderr, "Error: unknown object path \"%s\"\n", str);
+		return -1;
+	}
+	p = slash + 1;
+	if (path->obj == P4TC_OBJ_PIPELINE)
+		return path_next(&p, path->pname, sizeof(path->pname), true);
+
+	if (path_next(&p, path->pname, sizeof(path->pname), false))
+		return -1;
+	if (!path->pname[0]) {
+		fprintf(stderr, "Error: path \"%s\" names no pipeline\n", str);
+		return -1;
+	}
+	if (path->obj == P4TC_OBJ_HDR_FIELD || path->obj == P4TC_OBJ_HEADER) {
+		if (path_next(&p, path->parser, sizeof(path->parser), false))
+			return -1;
+	}
+	/* the rest is the name: metadata and field names may hold '/' */
+	return path_next(&p, path->name, sizeof(path->name), true);
+}
+
+static __u32 get_id(const char *what, const char *arg)
+{
+	__u32 id;
+
+	if (get_u32(&id, arg, 0) || !id)
+		invarg("must be a number above 0", arg);
+	return id;
+}
+
+static void p4tmpl_parse_type(const char *arg, struct p4_type_s *t)
+{
+	if (p4_type_parse(arg, t))
+		invarg("unknown type (bitN, intN, bitN[A-B], u8..u128, ipv4, ...)",
+		       arg);
+}
+
+/* Arguments after "preactions" up to the next pipeline keyword. */
+static int p4tmpl_parse_actions(int *argc_p, char ***argv_p, int attr,
+				struct nlmsghdr *n)
+{
+	static const char * const stop[] = { "preactions", "postactions",
+		"numtables", "maxrules", "pipeid", "state" };
+	int argc = *argc_p, count = 0, rest;
+	char **argv = *argv_p;
+	unsigned int i;
+
+	while (count < argc) {
+		for (i = 0; i < ARRAY_SIZE(stop); i++)
+			if (!strcmp(argv[count], stop[i]))
+				goto found;
+		count++;
+	}
+found:
+	if (!count) {
+		fprintf(stderr, "Error: expected actions after \"%s\"\n",
+			argv[-1]);
+		return -1;
+	}
+	rest = argc - count;
+	if (parse_action(&count, &argv, attr | NLA_F_NESTED, n)) {
+		fprintf(stderr, "Error: bad action list\n");
+		return -1;
+	}
+	if (count) {
+		fprintf(stderr, "Error: unexpected \"%s\" in action list\n",
+			*argv);
+		return -1;
+	}
+	*argc_p = rest;
+	*argv_p = argv;
+	return 0;
+}
+
+static int parse_pipeline(int cmd, int argc, char **argv, struct nlmsghdr *n,
+			  __u32 *ids)
+{
+	while (argc > 0) {
+		if (!strcmp(*argv, "pipeid")) {
+			NEXT_ARG();
+			ids[0] = get_id("pipeid", *argv);
+		} else if (!strcmp(*argv, "numtables")) {
+			__u16 v;
+
+			NEXT_ARG();
+			if (get_u16(&v, *argv, 0))
+				invarg("numtables must be a number", *argv);
+			addattr16(n, MAX_MSG, P4TC_PIPELINE_NUMTABLES, v);
+		} else if (!strcmp(*argv, "maxrules")) {
+			__u32 v;
+
+			NEXT_ARG();
+			if (get_u32(&v, *argv, 0))
+				invarg("maxrules must be a number", *argv);
+			addattr32(n, MAX_MSG, P4TC_PIPELINE_MAXRULES, v);
+		} else if (!strcmp(*argv, "state")) {
+			NEXT_ARG();
+			if (strcmp(*argv, "ready"))
+				invarg("state can only be \"ready\"", *argv);
+			addattr8(n, MAX_MSG, P4TC_PIPELINE_STATE,
+				 P4TC_STATE_READY);
+		} else if (!strcmp(*argv, "preactions") ||
+			   !strcmp(*argv, "postactions")) {
+			int attr = !strcmp(*argv, "preactions") ?
+				   P4TC_PIPELINE_PREACTIONS :
+				   P4TC_PIPELINE_POSTACTIONS;
+
+			NEXT_ARG();
+			if (p4tmpl_parse_actions(&argc, &argv, attr, n))
+				return -1;
+			continue;
+		} else {
+			fprintf(stderr, "Error: unknown pipeline argument \"%s\"\n",
+				*argv);
+			return -1;
+		}
+		argc--;
+		argv++;
+	}
+	return 0;
+}
+
+static int parse_metadata(int cmd, int argc, char **argv, struct nlmsghdr *n,
+			  __u32 *ids)
+{
+	while (argc > 0) {
+		if (!strcmp(*argv, "mid")) {
+			NEXT_ARG();
+			ids[1] = get_id("mid", *argv);
+		} else if (!strcmp(*argv, "type")) {
+			struct p4tc_meta_size_params sz = {};
+			struct p4_type_s t;
+
+			NEXT_ARG();
+			p4tmpl_parse_type(*argv, &t);
+			sz.datatype = t.typeid;
+			sz.startbit = t.startbit;
+			sz.endbit = t.endbit;
+			addattr_l(n, MAX_MSG, P4TC_META_SIZE, &sz, sizeof(sz));
+		} else {
+			fprintf(stderr, "Error: unknown metadata argument \"%s\"\n",
+				*argv);
+			return -1;
+		}
+		argc--;
+		argv++;
+	}
+	return 0;
+}
+
+static int parse_hdrfield(int cmd, int argc, char **argv, struct nlmsghdr *n,
+			  __u32 *ids)
+{
+	while (argc > 0) {
+		if (!strcmp(*argv, "hdrfieldid")) {
+			NEXT_ARG();
+			ids[2] = get_id("hdrfieldid", *argv);
+		} else if (!strcmp(*argv, "parserid")) {
+			NEXT_ARG();
+			ids[1] = get_id("parserid", *argv);
+		} else if (!strcmp(*argv, "type")) {
+			struct p4tc_hdrfield_ty ty = {};
+			struct p4_type_s t;
+
+			NEXT_ARG();
+			p4tmpl_parse_type(*argv, &t);
+			ty.datatype = t.typeid;
+			ty.startbit = t.startbit;
+			ty.endbit = t.endbit;
+			addattr_l(n, MAX_MSG, P4TC_HDRFIELD_DATA, &ty, sizeof(ty));
+		} else if (!strcmp(*argv, "offset")) {
+			__u16 v;
+
+			NEXT_ARG();
+			if (get_u16(&v, *argv, 0))
+				invarg("offset must be a bit number", *argv);
+			addattr16(n, MAX_MSG, P4TC_HDRFIELD_OFFSET, v);
+		} else {
+			fprintf(stderr, "Error: unknown hdrfield argument \"%s\"\n",
+				*argv);
+			return -1;
+		}
+		argc--;
+		argv++;
+	}
+	return 0;
+}
+
+static void parse_u16_arg(struct nlmsghdr *n, int attr, const char *arg)
+{
+	__u16 v;
+
+	if (get_u16(&v, arg, 0))
+		invarg("must be a number from 0 to 65535", arg);
+	addattr16(n, MAX_MSG, attr, v);
+}
+
+static int parse_header(int cmd, int argc, char **argv, struct nlmsghdr *n,
+			__u32 *ids)
+{
+	struct rtattr *trans = NULL;
+	int ntrans = 0;
+
+	while (argc > 0) {
+		if (!strcmp(*argv, "hdrid")) {
+			NEXT_ARG();
+			ids[2] = get_id("hdrid", *argv);
+		} else if (!strcmp(*argv, "parserid")) {
+			NEXT_ARG();
+			ids[1] = get_id("parserid", *argv);
+		} else if (!strcmp(*argv, "len")) {
+			NEXT_ARG();
+			parse_u16_arg(n, P4TC_HEADER_LEN, *argv);
+		} else if (!strcmp(*argv, "maxlen")) {
+			NEXT_ARG();
+			parse_u16_arg(n, P4TC_HEADER_MAXLEN, *argv);
+		} else if (!strcmp(*argv, "lenmult")) {
+			NEXT_ARG();
+			parse_u16_arg(n, P4TC_HEADER_LEN_MULT, *argv);
+		} else if (!strcmp(*argv, "lenadd")) {
+			NEXT_ARG();
+			parse_u16_arg(n, P4TC_HEADER_LEN_ADD, *argv);
+		} else if (!strcmp(*argv, "lenfield")) {
+			NEXT_ARG();
+			addattrstrz(n, MAX_MSG, P4TC_HEADER_LEN_FIELD, *argv);
+		} else if (!strcmp(*argv, "start")) {
+			addattr8(n, MAX_MSG, P4TC_HEADER_START, 1);
+		} else if (!strcmp(*argv, "nostart")) {
+			addattr8(n, MAX_MSG, P4TC_HEADER_START, 0);
+		} else if (!strcmp(*argv, "select")) {
+			NEXT_ARG();
+			addattrstrz(n, MAX_MSG, P4TC_HEADER_SELECT, *argv);
+		} else if (!strcmp(*argv, "default")) {
+			NEXT_ARG();
+			addattrstrz(n, MAX_MSG, P4TC_HEADER_DEFAULT_NEXT, *argv);
+		} else if (!strcmp(*argv, "transition")) {
+			struct p4_type_s t = { P4T_U128, 0, 127 };
+			struct p4_val value, mask;
+			struct rtattr *one;
+			char *slash;
+
+			NEXT_ARG();
+			slash = strchr(*argv, '/');
+			if (slash)
+				*slash = '\0';
+			if (p4_val_parse(*argv, &t, &value))
+				invarg("transition value must be a number", *argv);
+			if (slash && p4_val_parse(slash + 1, &t, &mask))
+				invarg("transition mask must be a number",
+				       slash + 1);
+			NEXT_ARG();
+			if (!trans)
+				trans = addattr_nest(n, MAX_MSG,
+						     P4TC_HEADER_TRANSITIONS |
+						     NLA_F_NESTED);
+			one = addattr_nest(n, MAX_MSG, ++ntrans | NLA_F_NESTED);
+			addattr_l(n, MAX_MSG, P4TC_TRANS_VALUE, &value,
+				  sizeof(value));
+			if (slash)
+				addattr_l(n, MAX_MSG, P4TC_TRANS_MASK, &mask,
+					  sizeof(mask));
+			addattrstrz(n, MAX_MSG, P4TC_TRANS_NEXT, *argv);
+			addattr_nest_end(n, one);
+			/* transitions are one list: they must be adjacent */
+			if (argc > 1 && strcmp(argv[1], "transition")) {
+				addattr_nest_end(n, trans);
+				trans = NULL;
+				if (strstr(" hdrid parserid len maxlen lenmult lenadd lenfield start nostart select default ",
+					   argv[1]) == NULL) {
+					fprintf(stderr, "Error: unknown header argument \"%s\"\n",
+						argv[1]);
+					return -1;
+				}
+			}
+		} else {
+			fprintf(stderr, "Error: unknown header argument \"%s\"\n",
+				*argv);
+			return -1;
+		}
+		argc--;
+		argv++;
+	}
+	if (trans)
+		addattr_nest_end(n, trans);
+	return 0;
+}
+
+static int p4tmpl_get_register(const struct p4tmpl_path *path, __u32 pipeid,
+			       __u32 regid, struct p4tc_u_register *info);
+
+static int parse_register(int cmd, int argc, char **argv, struct nlmsghdr *n,
+			  __u32 *ids, const struct p4tmpl_path *path)
+{
+	struct p4tc_u_register info = {};
+	bool have_type = false, have_num = false;
+	const char *value = NULL;
+
+	while (argc > 0) {
+		if (!strcmp(*argv, "regid")) {
+			NEXT_ARG();
+			ids[1] = get_id("regid", *argv);
+		} else if (!strcmp(*argv, "type")) {
+			struct p4_type_s t;
+
+			NEXT_ARG();
+			p4tmpl_parse_type(*argv, &t);
+			info.datatype = t.typeid;
+			info.startbit = t.startbit;
+			info.endbit = t.endbit;
+			have_type = true;
+		} else if (!strcmp(*argv, "numelems")) {
+			NEXT_ARG();
+			if (get_u32(&info.num_elems, *argv, 0))
+				invarg("numelems must be a number", *argv);
+			have_num = true;
+		} else if (!strcmp(*argv, "index")) {
+			__u32 index;
+
+			NEXT_ARG();
+			if (get_u32(&index, *argv, 0))
+				invarg("index must be a number", *argv);
+			addattr32(n, MAX_MSG, P4TC_REGISTER_INDEX, index);
+		} else if (!strcmp(*argv, "value")) {
+			NEXT_ARG();
+			value = *argv;
+		} else {
+			fprintf(stderr, "Error: unknown register argument \"%s\"\n",
+				*argv);
+			return -1;
+		}
+		argc--;
+		argv++;
+	}
+
+	if (have_type != have_num && cmd == CMD_CREATE) {
+		fprintf(stderr, "Error: a register needs both type and numelems\n");
+		return -1;
+	}
+	if (have_type || have_num) {
+		if (!have_type || !have_num) {
+			fprintf(stderr, "Error: give both type and numelems\n");
+			return -1;
+		}
+		addattr_l(n, MAX_MSG, P4TC_REGISTER_INFO, &info, sizeof(info));
+	}
+
+	if (value) {
+		struct p4tc_u_register cur;
+		struct p4_type_s rt, ct;
+		__u8 buf[16] = {};
+		struct p4_val v;
+		int ret;
+
+		if (cmd != CMD_UPDATE) {
+			fprintf(stderr, "Error: register values are set with update\n");
+			return -1;
+		}
+		/* the value goes in the register's container: ask its type */
+		if (p4tmpl_get_register(path, ids[0], ids[1], &cur))
+			return -1;
+		rt.typeid = cur.datatype;
+		rt.startbit = cur.startbit;
+		rt.endbit = cur.endbit;
+		if (!strncmp(value, "constant.", 9))
+			ret = p4_val_parse_constant(value, &v, &ct);
+		else
+			ret = p4_val_parse(value, &rt, &v);
+		if (ret)
+			invarg("value does not parse, or is too wide for its type",
+			       value);
+		if (!strncmp(value, "constant.", 9)) {
+			/* the constant's bits must fit the container */
+			struct p4_type_s whole = { rt.typeid, 0,
+				p4_type_container_bits(rt.typeid) - 1 };
+			char tmp[64];
+
+			p4_val_format(&v, &ct, tmp, sizeof(tmp));
+			if (p4_val_parse(tmp, &whole, &v))
+				invarg("value is too wide for the register",
+				       value);
+		}
+		p4_val_to_container(&v, rt.typeid, buf);
+		addattr_l(n, MAX_MSG, P4TC_REGISTER_VALUE, buf,
+			  p4_type_container_bits(rt.typeid) / 8);
+	}
+	return 0;
+}
+
+/* Printing */
+
+static struct p4tcmsg *p4tmpl_msg(struct nlmsghdr *n, struct rtattr **tb)
+{
+	struct p4tcmsg *t = NLMSG_DATA(n);
+	int len = n->nlmsg_len - NLMSG_LENGTH(sizeof(*t));
+
+	if (len < 0) {
+		fprintf(stderr, "Error: short P4TC template message\n");
+		return NULL;
+	}
+	parse_rtattr_flags(tb, P4TC_ROOT_MAX, P4TC_RTA(t), len, NLA_F_NESTED);
+	return t;
+}
+
+static void print_path_ids(struct rtattr *path, __u32 *ids, int n)
+{
+	size_t len = path ? RTA_PAYLOAD(path) : 0;
+
+	memset(ids, 0, n * sizeof(*ids));
+	if (len > n * sizeof(*ids))
+		len = n * sizeof(*ids);
+	if (len)
+		memcpy(ids, RTA_DATA(path), len);
+}
+
+static void print_pipeline(struct rtattr *params, __u32 *ids, const char *pname)
+{
+	struct rtattr *tb[P4TC_PIPELINE_MAX + 1];
+
+	parse_rtattr_nested(tb, P4TC_PIPELINE_MAX, params);
+	if (tb[P4TC_PIPELINE_NAME]) {
+		/* a dump: names and ids */
+		print_string(PRINT_ANY, "pname", "pipeline name %s",
+			     rta_getattr_str(tb[P4TC_PIPELINE_NAME]));
+		print_uint(PRINT_ANY, "pipeid", " pipeid %u", ids[0]);
+		print_nl();
+		return;
+	}
+	print_string(PRINT_FP, NULL, "pipeline name %s", pname);
+	print_uint(PRINT_FP, NULL, " pipeid %u", ids[0]);
+	print_nl();
+	print_string(PRINT_FP, NULL, "\t", NULL);
+	if (tb[P4TC_PIPELINE_MAXRULES])
+		print_uint(PRINT_ANY, "pmaxrules", "maxrules %u",
+			   rta_getattr_u32(tb[P4TC_PIPELINE_MAXRULES]));
+	if (tb[P4TC_PIPELINE_NUMTABLES])
+		print_uint(PRINT_ANY, "pnumtables", " numtables %u",
+			   rta_getattr_u16(tb[P4TC_PIPELINE_NUMTABLES]));
+	if (tb[P4TC_PIPELINE_STATE])
+		print_string(PRINT_ANY, "pstate", " state %s",
+			     rta_getattr_u8(tb[P4TC_PIPELINE_STATE]) ==
+			     P4TC_STATE_READY ? "ready" : "not ready");
+	print_nl();
+	if (tb[P4TC_PIPELINE_PREACTIONS]) {
+		print_string(PRINT_FP, NULL, "\tpreactions:", NULL);
+		open_json_object("preactions");
+		tc_print_action(stdout, tb[P4TC_PIPELINE_PREACTIONS], 0);
+		close_json_object();
+		print_nl();
+	}
+	if (tb[P4TC_PIPELINE_POSTACTIONS]) {
+		print_string(PRINT_FP, NULL, "\tpostactions:", NULL);
+		open_json_object("postactions");
+		tc_print_action(stdout, tb[P4TC_PIPELINE_POSTACTIONS], 0);
+		close_json_object();
+		print_nl();
+	}
+}
+
+static void print_type_fields(const struct p4_type_s *t, const char *tkey,
+			      const char *skey)
+{
+	char buf[64];
+
+	p4_type_format(t, buf, sizeof(buf));
+	print_string(PRINT_FP, NULL, " type %s", buf);
+	print_string(PRINT_JSON, tkey, NULL, p4_type_family(t));
+	print_uint(PRINT_JSON, skey, NULL, p4_type_width(t));
+	if (t->startbit)
+		print_uint(PRINT_JSON, "startbit", NULL, t->startbit);
+}
+
+static void print_metadata(struct rtattr *params, __u32 *ids)
+{
+	struct rtattr *tb[P4TC_META_MAX + 1];
+
+	parse_rtattr_nested(tb, P4TC_META_MAX, params);
+	print_string(PRINT_FP, NULL, "metadata", NULL);
+	print_uint(PRINT_ANY, "mid", " mid %u", ids[1]);
+	if (tb[P4TC_META_NAME])
+		print_string(PRINT_ANY, "mname", " name %s",
+			     rta_getattr_str(tb[P4TC_META_NAME]));
+	if (tb[P4TC_META_SIZE] &&
+	    RTA_PAYLOAD(tb[P4TC_META_SIZE]) >= sizeof(struct p4tc_meta_size_params)) {
+		struct p4tc_meta_size_params *sz = RTA_DATA(tb[P4TC_META_SIZE]);
+		struct p4_type_s t = { sz->datatype, sz->startbit, sz->endbit };
+
+		print_type_fields(&t, "mtype", "msize");
+	}
+	print_nl();
+}
+
+static void print_hdrfield(struct rtattr *params, __u32 *ids)
+{
+	struct rtattr *tb[P4TC_HDRFIELD_MAX + 1];
+
+	parse_rtattr_nested(tb, P4TC_HDRFIELD_MAX, params);
+	print_string(PRINT_FP, NULL, "hdrfield", NULL);
+	if (tb[P4TC_HDRFIELD_NAME])
+		print_string(PRINT_ANY, "hdrfieldname", " name %s",
+			     rta_getattr_str(tb[P4TC_HDRFIELD_NAME]));
+	print_uint(PRINT_ANY, "hdrfieldid", " hdrfieldid %u", ids[2]);
+	if (tb[P4TC_HDRFIELD_PARSER_NAME])
+		print_string(PRINT_ANY, "parsername", " parser %s",
+			     rta_getattr_str(tb[P4TC_HDRFIELD_PARSER_NAME]));
+	print_uint(PRINT_ANY, "parserid", " parserid %u", ids[1]);
+	if (tb[P4TC_HDRFIELD_DATA] &&
+	    RTA_PAYLOAD(tb[P4TC_HDRFIELD_DATA]) >= sizeof(struct p4tc_hdrfield_ty)) {
+		struct p4tc_hdrfield_ty *ty = RTA_DATA(tb[P4TC_HDRFIELD_DATA]);
+		struct p4_type_s t = { ty->datatype, ty->startbit, ty->endbit };
+
+		print_type_fields(&t, "hdrfieldtype", "hdrfieldsize");
+	}
+	if (tb[P4TC_HDRFIELD_OFFSET])
+		print_uint(PRINT_ANY, "offset", " offset %u",
+			   rta_getattr_u16(tb[P4TC_HDRFIELD_OFFSET]));
+	print_nl();
+}
+
+/* Transition values: numbers in JSON, hex for people */
+static void print_trans_val(const char *key, const char *fmt,
+			    const struct p4_val *v, const struct p4_type_s *t)
+{
+	char buf[48];
+
+	if (is_json_context()) {
+		p4_val_print(key, v, t);
+		return;
+	}
+	if (v->w[1])
+		snprintf(buf, sizeof(buf), "0x%llx%016llx",
+			 (unsigned long long)v->w[1], (unsigned long long)v->w[0]);
+	else
+		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v->w[0]);
+	print_string(PRINT_FP, NULL, fmt, buf);
+}
+
+static void print_header(struct rtattr *params, __u32 *ids)
+{
+	struct rtattr *tb[P4TC_HEADER_MAX + 1];
+
+	parse_rtattr_nested(tb, P4TC_HEADER_MAX, params);
+	print_string(PRINT_FP, NULL, "header", NULL);
+	if (tb[P4TC_HEADER_NAME])
+		print_string(PRINT_ANY, "hdrname", " name %s",
+			     rta_getattr_str(tb[P4TC_HEADER_NAME]));
+	print_uint(PRINT_ANY, "hdrid", " hdrid %u", ids[2]);
+	if (tb[P4TC_HEADER_PARSER_NAME])
+		print_string(PRINT_ANY, "parsername", " parser %s",
+			     rta_getattr_str(tb[P4TC_HEADER_PARSER_NAME]));
+	print_uint(PRINT_ANY, "parserid", " parserid %u", ids[1]);
+	if (tb[P4TC_HEADER_START] && rta_getattr_u8(tb[P4TC_HEADER_START]))
+		print_bool(PRINT_ANY, "start", " start", true);
+	else
+		print_bool(PRINT_JSON, "start", NULL, false);
+	print_nl();
+	print_string(PRINT_FP, NULL, "\t", NULL);
+	if (tb[P4TC_HEADER_LEN])
+		print_uint(PRINT_ANY, "len", "len %u",
+			   rta_getattr_u16(tb[P4TC_HEADER_LEN]));
+	if (tb[P4TC_HEADER_LEN_FIELD]) {
+		if (tb[P4TC_HEADER_MAXLEN])
+			print_uint(PRINT_ANY, "maxlen", " maxlen %u",
+				   rta_getattr_u16(tb[P4TC_HEADER_MAXLEN]));
+		print_string(PRINT_ANY, "lenfield", " lenfield %s",
+			     rta_getattr_str(tb[P4TC_HEADER_LEN_FIELD]));
+		if (tb[P4TC_HEADER_LEN_MULT])
+			print_uint(PRINT_ANY, "lenmult", " lenmult %u",
+				   rta_getattr_u16(tb[P4TC_HEADER_LEN_MULT]));
+		if (tb[P4TC_HEADER_LEN_ADD])
+			print_uint(PRINT_ANY, "lenadd", " lenadd %u",
+				   rta_getattr_u16(tb[P4TC_HEADER_LEN_ADD]));
+	}
+	if (tb[P4TC_HEADER_SELECT])
+		print_string(PRINT_ANY, "select", " select %s",
+			     rta_getattr_str(tb[P4TC_HEADER_SELECT]));
+	if (tb[P4TC_HEADER_TRANSITIONS]) {
+		struct rtattr *tr[P4TC_MSGBATCH_SIZE + 1];
+		struct p4_type_s t = { P4T_U128, 0, 127 };
+		int i;
+
+		parse_rtattr_nested(tr, P4TC_MSGBATCH_SIZE,
+				    tb[P4TC_HEADER_TRANSITIONS]);
+		open_json_array(PRINT_JSON, "transitions");
+		for (i = 1; i <= P4TC_MSGBATCH_SIZE && tr[i]; i++) {
+			struct rtattr *a[P4TC_TRANS_MAX + 1];
+			struct p4_val v;
+
+			parse_rtattr_nested(a, P4TC_TRANS_MAX, tr[i]);
+			open_json_object(NULL);
+			print_string(PRINT_FP, NULL, " transition ", NULL);
+			if (a[P4TC_TRANS_VALUE]) {
+				memcpy(&v, RTA_DATA(a[P4TC_TRANS_VALUE]),
+				       sizeof(v));
+				print_trans_val("value", "%s", &v, &t);
+			}
+			if (a[P4TC_TRANS_MASK]) {
+				memcpy(&v, RTA_DATA(a[P4TC_TRANS_MASK]),
+				       sizeof(v));
+				print_trans_val("mask", "/%s", &v, &t);
+			}
+			if (a[P4TC_TRANS_NEXT])
+				print_string(PRINT_ANY, "next", " %s",
+					     rta_getattr_str(a[P4TC_TRANS_NEXT]));
+			close_json_object();
+		}
+		close_json_array(PRINT_JSON, NULL);
+	}
+	if (tb[P4TC_HEADER_DEFAULT_NEXT])
+		print_string(PRINT_ANY, "default", " default %s",
+			     rta_getattr_str(tb[P4TC_HEADER_DEFAULT_NEXT]));
+	print_nl();
+}
+
+static void print_register(struct rtattr *params, __u32 *ids)
+{
+	struct rtattr *tb[P4TC_REGISTER_MAX + 1];
+	struct p4tc_u_register *info = NULL;
+	struct p4_type_s t = {};
+
+	parse_rtattr_nested(tb, P4TC_REGISTER_MAX, params);
+	print_string(PRINT_FP, NULL, "register", NULL);
+	if (tb[P4TC_REGISTER_NAME])
+		print_string(PRINT_ANY, "regname", " name %s",
+			     rta_getattr_str(tb[P4TC_REGISTER_NAME]));
+	print_uint(PRINT_ANY, "regid", " regid %u", ids[1]);
+	if (tb[P4TC_REGISTER_INFO] &&
+	    RTA_PAYLOAD(tb[P4TC_REGISTER_INFO]) >= sizeof(*info)) {
+		char buf[64];
+
+		info = RTA_DATA(tb[P4TC_REGISTER_INFO]);
+		t.typeid = info->datatype;
+		t.startbit = info->startbit;
+		t.endbit = info->endbit;
+		p4_type_format(&t, buf, sizeof(buf));
+		print_string(PRINT_FP, NULL, " type %s", buf);
+		print_string(PRINT_JSON, "containertype", NULL,
+			     p4_type_name(t.typeid));
+		print_uint(PRINT_JSON, "startbit", NULL, t.startbit);
+		print_uint(PRINT_JSON, "endbit", NULL, t.endbit);
+		print_uint(PRINT_ANY, "numelems", " numelems %u",
+			   info->num_elems);
+	}
+	print_nl();
+	if (!info)
+		return;
+
+	open_json_array(PRINT_JSON, "elements");
+	if (tb[P4TC_REGISTER_INDEX] && tb[P4TC_REGISTER_VALUE]) {
+		struct p4_val v;
+
+		open_json_object(NULL);
+		print_uint(PRINT_ANY, "index", "\tindex %u",
+			   rta_getattr_u32(tb[P4TC_REGISTER_INDEX]));
+		p4_val_from_container(RTA_DATA(tb[P4TC_REGISTER_VALUE]), &t, &v);
+		print_string(PRINT_FP, NULL, " value ", NULL);
+		p4_val_print("value", &v, &t);
+		close_json_object();
+		print_nl();
+	} else if (tb[P4TC_REGISTER_VALUES]) {
+		struct rtattr *vals[P4TC_MAX_REGISTER_ELEMS + 1];
+		int i;
+
+		parse_rtattr_nested(vals, P4TC_MAX_REGISTER_ELEMS,
+				    tb[P4TC_REGISTER_VALUES]);
+		for (i = 1; i <= P4TC_MAX_REGISTER_ELEMS && vals[i]; i++) {
+			struct p4_val v;
+
+			open_json_object(NULL);
+			print_uint(PRINT_ANY, "index", "\tindex %u", i - 1);
+			p4_val_from_container(RTA_DATA(vals[i]), &t, &v);
+			print_string(PRINT_FP, NULL, " value ", NULL);
+			p4_val_print("value", &v, &t);
+			close_json_object();
+			print_nl();
+		}
+	}
+	close_json_array(PRINT_JSON, NULL);
+}
+
+static void print_objects(int obj, struct rtattr *root, const char *pname,
+			  __u32 pipeid)
+{
+	struct rtattr *tb[P4TC_MSGBATCH_SIZE + 1];
+	int i;
+
+	parse_rtattr_nested(tb, P4TC_MSGBATCH_SIZE, root);
+	for (i = 1; i <= P4TC_MSGBATCH_SIZE && tb[i]; i++) {
+		struct rtattr *a[P4TC_MAX + 1];
+		__u32 ids[P4TC_PATH_MAX];
+
+		parse_rtattr_nested(a, P4TC_MAX, tb[i]);
+		print_path_ids(a[P4TC_PATH], ids + 1, P4TC_PATH_MAX - 1);
+		ids[0] = 0;
+		if (!a[P4TC_PARAMS])
+			continue;
+		open_json_object(NULL);
+		switch (obj) {
+		case P4TC_OBJ_PIPELINE:
+			ids[0] = a[P4TC_PATH] ? ids[1] : pipeid;
+			print_pipeline(a[P4TC_PARAMS], ids, pname);
+			break;
+		case P4TC_OBJ_META:
+			print_metadata(a[P4TC_PARAMS], ids);
+			break;
+		case P4TC_OBJ_HDR_FIELD:
+			print_hdrfield(a[P4TC_PARAMS], ids);
+			break;
+		case P4TC_OBJ_HEADER:
+			print_header(a[P4TC_PARAMS], ids);
+			break;
+		case P4TC_OBJ_REGISTER:
+			print_register(a[P4TC_PARAMS], ids);
+			break;
+		}
+		close_json_object();
+	}
+}
+
+static void print_head(const char *pname, __u32 pipeid, int obj)
+{
+	open_json_object(NULL);
+	if (pname && pname[0])
+		print_string(PRINT_JSON, "pname", NULL, pname);
+	if (pipeid || (pname && pname[0]))
+		print_uint(PRINT_JSON, "pipeid", NULL, pipeid);
+	print_string(PRINT_JSON, "obj", NULL, p4tmpl_obj_json(obj));
+	close_json_object();
+}
+
+/* A single reply: the head object, then the templates */
+static int print_p4tmpl_reply(struct nlmsghdr *n)
+{
+	struct rtattr *tb[P4TC_ROOT_MAX + 1];
+	struct p4tcmsg *t = p4tmpl_msg(n, tb);
+	const char *pname;
+
+	if (!t)
+		return -1;
+	pname = tb[P4TC_ROOT_PNAME] ? rta_getattr_str(tb[P4TC_ROOT_PNAME]) : "";
+	print_head(pname, t->pipeid, t->obj);
+	open_json_object(NULL);
+	open_json_array(PRINT_JSON, "templates");
+	if (tb[P4TC_ROOT])
+		print_objects(t->obj, tb[P4TC_ROOT], pname, t->pipeid);
+	close_json_array(PRINT_JSON, NULL);
+	close_json_object();
+	return 0;
+}
+
+struct p4tmpl_dump_state {
+	const struct p4tmpl_path *path;
+	int obj;
+	bool started;
+};
+
+static void dump_start(struct p4tmpl_dump_state *st, const char *pname,
+		       __u32 pipeid)
+{
+	if (st->started)
+		return;
+	st->started = true;
+	print_head(st->obj == P4TC_OBJ_PIPELINE ? NULL : pname, pipeid,
+		   st->obj);
+	open_json_object(NULL);
+	open_json_array(PRINT_JSON, "templates");
+}
+
+static int print_p4tmpl_dump(struct nlmsghdr *n, void *arg)
+{
+	struct p4tmpl_dump_state *st = arg;
+	struct rtattr *tb[P4TC_ROOT_MAX + 1];
+	struct p4tcmsg *t = p4tmpl_msg(n, tb);
+	const char *pname;
+
+	if (!t)
+		return -1;
+	pname = tb[P4TC_ROOT_PNAME] ? rta_getattr_str(tb[P4TC_ROOT_PNAME]) : "";
+	dump_start(st, pname, t->pipeid);
+	if (tb[P4TC_ROOT])
+		print_objects(t->obj, tb[P4TC_ROOT], pname, t->pipeid);
+	return 0;
+}
+
+/* Requests */
+
+static void p4tmpl_req_init(struct p4tmpl_req *req, int type, int flags,
+			    const struct p4tmpl_path *path, __u32 pipeid)
+{
+	memset(req, 0, sizeof(*req));
+	req->n.nlmsg_len = NLMSG_LENGTH(sizeof(struct p4tcmsg));
+	req->n.nlmsg_type = type;
+	req->n.nlmsg_flags = NLM_F_REQUEST | flags;
+	req->t.obj = path->obj;
+	req->t.pipeid = pipeid;
+	if (path->pname[0])
+		addattrstrz(&req->n, MAX_MSG, P4TC_ROOT_PNAME, path->pname);
+}
+
+/* The name attribute of each object kind, and where its parser goes */
+static void p4tmpl_put_names(struct nlmsghdr *n, const struct p4tmpl_path *path)
+{
+	switch (path->obj) {
+	case P4TC_OBJ_META:
+		if (path->name[0])
+			addattrstrz(n, MAX_MSG, P4TC_META_NAME, path->name);
+		break;
+	case P4TC_OBJ_HDR_FIELD:
+		if (path->name[0])
+			addattrstrz(n, MAX_MSG, P4TC_HDRFIELD_NAME, path->name);
+		if (path->parser[0])
+			addattrstrz(n, MAX_MSG, P4TC_HDRFIELD_PARSER_NAME,
+				    path->parser);
+		break;
+	case P4TC_OBJ_HEADER:
+		if (path->name[0])
+			addattrstrz(n, MAX_MSG, P4TC_HEADER_NAME, path->name);
+		if (path->parser[0])
+			addattrstrz(n, MAX_MSG, P4TC_HEADER_PARSER_NAME,
+				    path->parser);
+		break;
+	case P4TC_OBJ_REGISTER:
+		if (path->name[0])
+			addattrstrz(n, MAX_MSG, P4TC_REGISTER_NAME, path->name);
+		break;
+	}
+}
+
+static int p4tmpl_get_register(const struct p4tmpl_path *path, __u32 pipeid,
+			       __u32 regid, struct p4tc_u_register *info)
+{
+	struct rtattr *tb[P4TC_ROOT_MAX + 1], *objs[2], *a[P4TC_MAX + 1];
+	struct rtattr *r[P4TC_REGISTER_MAX + 1];
+	struct rtattr *root, *obj, *params;
+	struct nlmsghdr *ans = NULL;
+	struct p4tmpl_req req;
+
+	p4tmpl_req_init(&req, RTM_GETP4TEMPLATE, 0, path, pipeid);
+	root = addattr_nest(&req.n, MAX_MSG, P4TC_ROOT | NLA_F_NESTED);
+	obj = addattr_nest(&req.n, MAX_MSG, 1 | NLA_F_NESTED);
+	if (regid) {
+		__u32 ids[1] = { regid };
+
+		addattr_l(&req.n, MAX_MSG, P4TC_PATH, ids, sizeof(ids));
+	}
+	params = addattr_nest(&req.n, MAX_MSG, P4TC_PARAMS | NLA_F_NESTED);
+	p4tmpl_put_names(&req.n, path);
+	addattr_nest_end(&req.n, params);
+	addattr_nest_end(&req.n, obj);
+	addattr_nest_end(&req.n, root);
+
+	if (rtnl_talk(&rth, &req.n, &ans) < 0)
+		return -1;
+	if (!p4tmpl_msg(ans, tb) || !tb[P4TC_ROOT])
+		goto bad;
+	parse_rtattr_nested(objs, 1, tb[P4TC_ROOT]);
+	if (!objs[1])
+		goto bad;
+	parse_rtattr_nested(a, P4TC_MAX, objs[1]);
+	if (!a[P4TC_PARAMS])
+		goto bad;
+	parse_rtattr_nested(r, P4TC_REGISTER_MAX, a[P4TC_PARAMS]);
+	if (!r[P4TC_REGISTER_INFO] ||
+	    RTA_PAYLOAD(r[P4TC_REGISTER_INFO]) < sizeof(*info))
+		goto bad;
+	memcpy(info, RTA_DATA(r[P4TC_REGISTER_INFO]), sizeof(*info));
+	free(ans);
+	return 0;
+bad:
+	fprintf(stderr, "Error: malformed register reply\n");
+	free(ans);
+	return -1;
+}
+
+int do_p4tmpl(int argc, char **argv)
+{
+	struct rtattr *root, *obj, *params;
+	struct p4tmpl_path path;
+	__u32 ids[P4TC_PATH_MAX] = {};
+	struct p4tmpl_req req;
+	int cmd, type, flags = 0, ret;
+	bool all;
+
+	if (argc < 1 || !strcmp(*argv, "help")) {
+		p4tmpl_usage();
+		return argc < 1 ? -1 : 0;
+	}
+	if (!strcmp(*argv, "create")) {
+		cmd = CMD_CREATE;
+		type = RTM_CREATEP4TEMPLATE;
+		flags = NLM_F_CREATE | NLM_F_EXCL;
+	} else if (!strcmp(*argv, "update")) {
+		cmd = CMD_UPDATE;
+		type = RTM_CREATEP4TEMPLATE;
+		flags = NLM_F_REPLACE;
+	} else if (!strcmp(*argv, "del") || !strcmp(*argv, "delete")) {
+		cmd = CMD_DEL;
+		type = RTM_DELP4TEMPLATE;
+	} else if (!strcmp(*argv, "get") || !strcmp(*argv, "show")) {
+		cmd = CMD_GET;
+		type = RTM_GETP4TEMPLATE;
+	} else {
+		fprintf(stderr, "Error: unknown command \"%s\", try \"tc p4template help\"\n",
+			*argv);
+		return -1;
+	}
+	NEXT_ARG();
+	if (p4tmpl_parse_path(*argv, &path))
+		return -1;
+	argc--;
+	argv++;
+
+	all = !path.name[0] && path.obj != P4TC_OBJ_PIPELINE;
+	if (path.obj == P4TC_OBJ_PIPELINE)
+		all = !path.pname[0];
+
+	p4tmpl_req_init(&req, type, flags, &path, 0);
+	root = addattr_nest(&req.n, MAX_MSG, P4TC_ROOT | NLA_F_NESTED);
+	obj = addattr_nest(&req.n, MAX_MSG, 1 | NLA_F_NESTED);
+	/* the path ids go before the parameters, once they are parsed */
+	params = addattr_nest(&req.n, MAX_MSG, P4TC_PARAMS | NLA_F_NESTED);
+	p4tmpl_put_names(&req.n, &path);
+
+	switch (path.obj) {
+	case P4TC_OBJ_PIPELINE:
+		ret = parse_pipeline(cmd, argc, argv, &req.n, ids);
+		break;
+	case P4TC_OBJ_META:
+		ret = parse_metadata(cmd, argc, argv, &req.n, ids);
+		break;
+	case P4TC_OBJ_HDR_FIELD:
+		ret = parse_hdrfield(cmd, argc, argv, &req.n, ids);
+		break;
+	case P4TC_OBJ_HEADER:
+		ret = parse_header(cmd, argc, argv, &req.n, ids);
+		break;
+	default:
+		ret = parse_register(cmd, argc, argv, &req.n, ids, &path);
+		break;
+	}
+	if (ret)
+		return -1;
+	addattr_nest_end(&req.n, params);
+	if (ids[1] || ids[2])
+		addattr_l(&req.n, MAX_MSG, P4TC_PATH, &ids[1],
+			  sizeof(__u32) * (ids[2] ? 2 : 1));
+	addattr_nest_end(&req.n, obj);
+	addattr_nest_end(&req.n, root);
+	req.t.pipeid = ids[0];
+
+	if ((cmd == CMD_CREATE || cmd == CMD_UPDATE) && all && !ids[0] &&
+	    path.obj == P4TC_OBJ_PIPELINE) {
+		fprintf(stderr, "Error: path names no pipeline\n");
+		return -1;
+	}
+	if ((cmd == CMD_CREATE || cmd == CMD_UPDATE) && all &&
+	    !(ids[1] || ids[2]) && path.obj != P4TC_OBJ_PIPELINE) {
+		fprintf(stderr, "Error: path names no object\n");
+		return -1;
+	}
+
+	if (cmd == CMD_GET && all && !(ids[1] || ids[2]) &&
+	    !(path.obj == P4TC_OBJ_PIPELINE && ids[0])) {
+		struct p4tmpl_dump_state st = { &path, path.obj, false };
+
+		req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+		if (rtnl_dump_request_n(&rth, &req.n) < 0) {
+			perror("Cannot send dump request");
+			return -1;
+		}
+		new_json_obj(json);
+		ret = rtnl_dump_filter(&rth, print_p4tmpl_dump, &st);
+		if (ret >= 0 && !st.started)
+			dump_start(&st, path.pname, 0);
+		if (st.started) {
+			close_json_array(PRINT_JSON, NULL);
+			close_json_object();
+		}
+		delete_json_obj();
+		return ret < 0 ? -1 : 0;
+	}
+
+	if (cmd == CMD_DEL && all && !(ids[1] || ids[2])) {
+		if (path.obj == P4TC_OBJ_PIPELINE && ids[0])
+			;	/* pipeid names one */
+		else
+			req.n.nlmsg_flags |= NLM_F_ROOT;
+	}
+
+	if (cmd == CMD_GET) {
+		struct nlmsghdr *ans = NULL;
+
+		if (rtnl_talk(&rth, &req.n, &ans) < 0)
+			return -2;
+		new_json_obj(json);
+		ret = print_p4tmpl_reply(ans);
+		delete_json_obj();
+		free(ans);
+		return ret;
+	}
+
+	if (rtnl_talk(&rth, &req.n, NULL) < 0)
+		return -2;
+	return 0;
+}
