@@ -11,7 +11,8 @@ by "matchJSON": either the kernel's older list of {"path": [...], "value":
 v} or the newer expected-subset form (every expected key present and equal,
 lists compared element by element).  Commands run through the shell with
 $TC, $IP, $DEV0, $DEV1, $DEV2, $DUMMY, $NS, $ETH, $TESTID, $INTROSPECTION
-and the other tdc names substituted.  Tests that require nsPlugin run every
+$P4NL (tests/tdc/p4tc/p4nl.py: raw P4TC netlink messages) and the other
+tdc names substituted.  Tests that require nsPlugin run every
 command inside the namespace $NS, which holds $DEV1 (its veth peer $DEV0
 stays outside), as tdc's nsPlugin does.  scapyPlugin's "scapy" blocks are
 sent after cmdUnderTest.  Plugins we do not have (buildebpfPlugin) make
@@ -51,6 +52,7 @@ def default_names():
         "TIMEOUT": 24,
         "NS": "tcut",
         "EBPFDIR": "./",
+        "P4NL": "/usr/bin/python3 " + os.path.join(TOP, "tests", "tdc", "p4tc", "p4nl.py"),
         "INTROSPECTION": os.environ.get(
             "INTROSPECTION", os.path.join(TOP, "tests", "introspection")),
     }

@@ -1102,7 +1102,7 @@ int do_p4tmpl(int argc, char **argv)
 		struct nlmsghdr *ans = NULL;
 
 		if (rtnl_talk(&rth, &req.n, &ans) < 0)
-			return -2;
+			return -1;
 		new_json_obj(json);
 		ret = print_p4tmpl_reply(ans);
 		delete_json_obj();
@@ -1111,6 +1111,6 @@ int do_p4tmpl(int argc, char **argv)
 	}
 
 	if (rtnl_talk(&rth, &req.n, NULL) < 0)
-		return -2;
+		return -1;
 	return 0;
 }

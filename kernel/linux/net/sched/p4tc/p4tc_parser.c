@@ -967,10 +967,9 @@ static int header_parse_graph(struct p4tc_parser *parser,
 				       "A variable length needs a multiplier (lenmult)");
 			return -EINVAL;
 		}
-	} else {
+	} else if (len->max_len < len->min_len) {
+		/* a fixed header: maxlen, lenmult, lenadd wait for a field */
 		len->max_len = len->min_len;
-		len->len_mult = 0;
-		len->len_add = 0;
 	}
 	return 0;
 }

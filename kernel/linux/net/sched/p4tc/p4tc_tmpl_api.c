@@ -291,11 +291,8 @@ static int tc_ctl_p4_tmpl_cu(struct sk_buff *skb, struct nlmsghdr *n,
 	struct nlattr *root;
 	int ret, i;
 
-	if (!netlink_capable(skb, CAP_NET_ADMIN)) {
-		NL_SET_ERR_MSG(extack, "P4TC template changes need CAP_NET_ADMIN");
-		return -EPERM;
-	}
-
+	/* rtnetlink_rcv_msg() already refused callers without CAP_NET_ADMIN */
+replay:
 	ret = p4tc_parse_req(n, &req, extack);
 	if (ret < 0)
 		return ret;
@@ -363,6 +360,9 @@ undo:
 	}
 free_skb:
 	kfree_skb(new_skb);
+	/* an action module was loaded without RTNL: start again */
+	if (ret == -EAGAIN)
+		goto replay;
 	return ret;
 }
 
@@ -440,13 +440,12 @@ static int tc_ctl_p4_tmpl_get(struct sk_buff *skb, struct nlmsghdr *n,
 	return tc_ctl_p4_tmpl_gd(skb, n, RTM_GETP4TEMPLATE, extack);
 }
 
+/* Creates and deletes need CAP_NET_ADMIN: rtnetlink_rcv_msg() checks it
+ * for every message kind but GET.
+ */
 static int tc_ctl_p4_tmpl_delete(struct sk_buff *skb, struct nlmsghdr *n,
 				 struct netlink_ext_ack *extack)
 {
-	if (!netlink_capable(skb, CAP_NET_ADMIN)) {
-		NL_SET_ERR_MSG(extack, "P4TC template changes need CAP_NET_ADMIN");
-		return -EPERM;
-	}
 	return tc_ctl_p4_tmpl_gd(skb, n, RTM_DELP4TEMPLATE, extack);
 }
 

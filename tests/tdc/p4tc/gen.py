@@ -1,0 +1,948 @@
+#!/usr/bin/env python3
+"""Generate the P4TC template tdc files, tests/tdc/p4tc-*.json.
+
+The cases are written here, with small helpers, and emitted in the tdc
+JSON format that tests/tdc/tdc.py (and the kernel's tdc) run.  The JSON
+files are committed; tests/check verifies they match this generator.
+
+    tests/tdc/p4tc/gen.py          write the files
+    tests/tdc/p4tc/gen.py --check  exit 1 when a file differs
+
+A refusal is checked by its exit status, by the kernel's message (tc
+prints "Error: MESSAGE" on stderr, which the case saves and shows again
+in verifyCmd) and by the state left behind (nothing created or changed).
+"""
+
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.dirname(HERE)
+
+P = "$TC p4template"
+ERR = "/tmp/p4tc-tdc.err"
+
+
+def pdel(name="ptest"):
+    return [f"{P} del pipeline/{name}", 0, 1, 255]
+
+
+class File:
+    def __init__(self, name, prefix):
+        self.name = name
+        self.prefix = prefix
+        self.cases = []
+
+    def case(self, name, setup, cmd, verify, pattern=None, count=1,
+             code=0, json_=None, teardown=None, cats=(), pipes=("ptest",)):
+        cid = f"{self.prefix}{len(self.cases) + 1:02x}"
+        c = {
+            "id": cid,
+            "name": name,
+            "category": ["p4tc", *cats],
+            "setup": list(setup),
+            "cmdUnderTest": cmd,
+            "expExitCode": str(code),
+            "verifyCmd": verify,
+        }
+        if json_ is not None:
+            c["matchJSON"] = json_
+        else:
+            c["matchPattern"] = pattern
+            c["matchCount"] = str(count)
+        c["teardown"] = list(teardown) if teardown is not None else \
+            [pdel(p) for p in pipes]
+        self.cases.append(c)
+
+    def refuse(self, name, setup, cmd, message, state=None, state_pat="",
+               count=1, prefix="Error: ", **kw):
+        """cmd must fail with 'Error: message'; then, when state is given,
+        state_pat must match count lines of its output (one multi-line
+        pattern: once)."""
+        verify = f"cat {ERR}"
+        pat = prefix + re.escape(message)
+        if state and "\n" in state_pat:
+            assert count == 1
+            verify += f"; {state}"
+            pat += ".*" + state_pat
+        elif state:
+            grep = state_pat.replace("\\d", "[0-9]")
+            assert "'" not in grep
+            verify += f"; echo ==; {state} | grep -cE '{grep}'"
+            pat += f".*==\n{count}\n"
+        self.case(name, setup, f"{cmd} 2>{ERR}", verify, pat, code=255, **kw)
+
+
+# ---------------------------------------------------------------- pipeline
+pl = File("p4tc-pipeline.json", "7a")
+GET = f"{P} get pipeline/ptest"
+ACTS = "preactions action gact ok postactions action gact drop"
+
+pl.case("pipeline: create with defaults",
+        [], f"{P} create pipeline/ptest", GET,
+        r"pipeline name ptest pipeid \d+\n\tmaxrules 1 numtables 0 state not ready")
+pl.case("pipeline: create with id, numtables and maxrules (JSON)",
+        [], f"{P} create pipeline/ptest pipeid 22 numtables 2 maxrules 10",
+        f"$TC -j p4template get pipeline/ptest",
+        json_=[{"pname": "ptest", "pipeid": 22, "obj": "pipeline"},
+               {"templates": [{"pmaxrules": 10, "pnumtables": 2,
+                               "pstate": "not ready"}]}])
+pl.case("pipeline: get by id alone",
+        [f"{P} create pipeline/ptest pipeid 7"], f"{P} get pipeline/ pipeid 7",
+        f"{P} get pipeline/ pipeid 7", r"pipeline name ptest pipeid 7\n")
+pl.case("pipeline: get by name and id together",
+        [f"{P} create pipeline/ptest pipeid 7"],
+        f"{P} get pipeline/ptest pipeid 7", f"{P} get pipeline/ptest pipeid 7",
+        r"pipeline name ptest pipeid 7\n")
+pl.refuse("pipeline: name and id of different pipelines are refused",
+          [f"{P} create pipeline/ptest pipeid 7",
+           f"{P} create pipeline/ptest2 pipeid 8"],
+          f"{P} get pipeline/ptest pipeid 8",
+          "Pipeline name and id name different pipelines",
+          pipes=("ptest", "ptest2"))
+pl.refuse("pipeline: a duplicate name is refused and the first stays",
+          [f"{P} create pipeline/ptest numtables 3"],
+          f"{P} create pipeline/ptest numtables 5",
+          "Pipeline was already created", GET, "numtables 3")
+pl.refuse("pipeline: a duplicate id is refused",
+          [f"{P} create pipeline/ptest pipeid 9"],
+          f"{P} create pipeline/ptest2 pipeid 9", "Pipeline id is taken",
+          f"{P} get pipeline/", r"pipeline name ptest pipeid 9\n$",
+          pipes=("ptest", "ptest2"))
+pl.refuse("pipeline: the name kernel is reserved",
+          [], f"{P} create pipeline/kernel", "Pipeline name kernel is reserved")
+pl.refuse("pipeline: a name with a slash is refused",
+          [], f"{P} create pipeline/a/b",
+          "Pipeline name must not contain '/'", f"{P} get pipeline/",
+          "name a/b", count=0, pipes=())
+pl.refuse("pipeline: numtables 33 is beyond the limit",
+          [], f"{P} create pipeline/ptest numtables 33",
+          "integer out of range", f"{P} get pipeline/", "ptest", count=0)
+pl.case("pipeline: numtables 32 is the limit",
+        [], f"{P} create pipeline/ptest numtables 32", GET, "numtables 32")
+pl.refuse("pipeline: maxrules 0 is refused",
+          [], f"{P} create pipeline/ptest maxrules 0", "integer out of range")
+pl.refuse("pipeline: maxrules 513 is refused",
+          [], f"{P} create pipeline/ptest maxrules 513", "integer out of range")
+pl.case("pipeline: maxrules 512 is the limit",
+        [], f"{P} create pipeline/ptest maxrules 512", GET, "maxrules 512")
+pl.case("pipeline: pipeid 0 is rejected by tc",
+        [], f"{P} create pipeline/ptest pipeid 0", f"{P} get pipeline/",
+        "ptest", count=0, code=255)
+pl.refuse("pipeline: create with state ready is refused",
+          [], f"{P} create pipeline/ptest {ACTS} state ready",
+          "A pipeline is sealed by an update, once complete",
+          f"{P} get pipeline/", "ptest", count=0)
+pl.case("pipeline: update numtables and maxrules",
+        [f"{P} create pipeline/ptest numtables 1"],
+        f"{P} update pipeline/ptest numtables 10 maxrules 100", GET,
+        "maxrules 100 numtables 10")
+pl.case("pipeline: update by id alone",
+        [f"{P} create pipeline/ptest pipeid 5"],
+        f"{P} update pipeline/ pipeid 5 numtables 4", GET, "numtables 4")
+pl.refuse("pipeline: update of a missing pipeline",
+          [], f"{P} update pipeline/pnothere numtables 1",
+          "Pipeline name not found", pipes=())
+pl.refuse("pipeline: get of a missing id",
+          [], f"{P} get pipeline/ pipeid 4000", "Unable to find pipeline by id",
+          pipes=())
+pl.case("pipeline: preactions and postactions are bound tc actions",
+        [f"{P} create pipeline/ptest"], f"{P} update pipeline/ptest {ACTS}",
+        GET, r"preactions:.*gact action pass.*ref 1 bind 1.*"
+        r"postactions:.*gact action drop.*ref 1 bind 1")
+pl.case("pipeline: preactions given at create",
+        [], f"{P} create pipeline/ptest {ACTS}", GET,
+        r"preactions:.*action pass.*postactions:.*action drop")
+pl.case("pipeline: binding an existing action counts a bind",
+        [["$TC actions flush action gact", 0, 1, 255],
+         "$TC actions add action pass index 51",
+         f"{P} create pipeline/ptest"],
+        f"{P} update pipeline/ptest preactions action gact index 51",
+        "$TC actions get action gact index 51", r"index 51 ref 2 bind 1",
+        teardown=[pdel(), "$TC actions flush action gact"])
+pl.case("pipeline: replacing preactions gives the old binding back",
+        [["$TC actions flush action gact", 0, 1, 255],
+         "$TC actions add action pass index 52",
+         f"{P} create pipeline/ptest preactions action gact index 52"],
+        f"{P} update pipeline/ptest preactions action gact drop",
+        "$TC actions get action gact index 52", r"index 52 ref 1 bind 0",
+        teardown=[pdel(), "$TC actions flush action gact"])
+pl.case("pipeline: deleting the pipeline unbinds its actions",
+        [["$TC actions flush action gact", 0, 1, 255],
+         "$TC actions add action pass index 53",
+         f"{P} create pipeline/ptest preactions action gact index 53"],
+        f"{P} del pipeline/ptest",
+        "$TC actions get action gact index 53", r"index 53 ref 1 bind 0",
+        teardown=["$TC actions flush action gact"])
+pl.case("pipeline: a bound action cannot be deleted by tc actions",
+        [["$TC actions flush action gact", 0, 1, 255],
+         "$TC actions add action pass index 54",
+         f"{P} create pipeline/ptest preactions action gact index 54"],
+        "$TC actions del action gact index 54",
+        "$TC actions get action gact index 54", r"index 54 ref 2 bind 1",
+        code=255, teardown=[pdel(), "$TC actions flush action gact"])
+pl.case("pipeline: actions created by the pipeline go with it",
+        [["$TC actions flush action gact", 0, 1, 255],
+         f"{P} create pipeline/ptest preactions action gact ok index 55"],
+        f"{P} del pipeline/ptest", "$TC actions list action gact",
+        r"index 55", count=0,
+        teardown=["$TC actions flush action gact"])
+pl.refuse("pipeline: a bad action list binds nothing",
+          [["$TC actions flush action gact", 0, 1, 255],
+           f"{P} create pipeline/ptest"],
+          f"{P} update pipeline/ptest preactions action gact ok index 56 "
+          "postactions action nat ingress 10.0.0.1 10.0.0.2",
+          "Failed to load TC action module",
+          f"$TC actions list action gact; {GET}", "index 56|preactions",
+          count=0,
+          teardown=[pdel(), "$TC actions flush action gact"])
+pl.refuse("pipeline: sealing needs every declared table",
+          [f"{P} create pipeline/ptest numtables 1 {ACTS}"],
+          f"{P} update pipeline/ptest state ready",
+          "Must have all table defined to update state to ready", GET,
+          "state not ready")
+pl.refuse("pipeline: sealing needs preactions",
+          [f"{P} create pipeline/ptest postactions action gact drop"],
+          f"{P} update pipeline/ptest state ready",
+          "Must specify pipeline preactions before sealing", GET,
+          "state not ready")
+pl.refuse("pipeline: sealing needs postactions",
+          [f"{P} create pipeline/ptest preactions action gact ok"],
+          f"{P} update pipeline/ptest state ready",
+          "Must specify pipeline postactions before sealing", GET,
+          "state not ready")
+pl.case("pipeline: seal a complete pipeline",
+        [f"{P} create pipeline/ptest {ACTS}"],
+        f"{P} update pipeline/ptest state ready", GET, "state ready")
+pl.case("pipeline: seal in the same update that completes it",
+        [f"{P} create pipeline/ptest numtables 3"],
+        f"{P} update pipeline/ptest numtables 0 {ACTS} state ready", GET,
+        r"numtables 0 state ready.*preactions")
+pl.refuse("pipeline: a sealed pipeline refuses updates",
+          [f"{P} create pipeline/ptest {ACTS}",
+           f"{P} update pipeline/ptest state ready"],
+          f"{P} update pipeline/ptest maxrules 5", "Pipeline is sealed", GET,
+          "maxrules 1 ")
+pl.refuse("pipeline: state other than ready is refused",
+          [f"{P} create pipeline/ptest"], "$P4NL state ptest 0",
+          "Pipeline state can only be set to ready")
+pl.case("pipeline: a sealed pipeline can be read and deleted",
+        [f"{P} create pipeline/ptest {ACTS}",
+         f"{P} update pipeline/ptest state ready"],
+        f"{P} del pipeline/ptest", f"{P} get pipeline/",
+        r"pipeline name ptest ", count=0)
+pl.refuse("pipeline: pipelines cannot be flushed",
+          [f"{P} create pipeline/ptest"], f"{P} del pipeline/",
+          "Pipeline flush not supported", f"{P} get pipeline/",
+          "pipeline name ptest")
+pl.refuse("pipeline: delete of a missing pipeline",
+          [], f"{P} del pipeline/pnothere", "Pipeline name not found",
+          pipes=())
+pl.refuse("pipeline: the kernel pipeline cannot be deleted",
+          [], f"{P} del pipeline/kernel",
+          "The kernel pipeline cannot be deleted", pipes=())
+pl.refuse("pipeline: the kernel pipeline cannot change",
+          [], f"{P} update pipeline/kernel numtables 1",
+          "The kernel pipeline cannot change", pipes=())
+pl.case("pipeline: the kernel pipeline is sealed and has id 0",
+        [], f"{P} get pipeline/kernel", f"{P} get pipeline/kernel",
+        r"pipeline name kernel pipeid 0\n\tmaxrules 0 numtables 0 state ready",
+        pipes=())
+pl.case("pipeline: dump lists names and ids",
+        [f"{P} create pipeline/ptest pipeid 3",
+         f"{P} create pipeline/ptest2 pipeid 4"],
+        f"{P} get pipeline/", f"{P} get pipeline/",
+        r"pipeline name ptest pipeid 3\npipeline name ptest2 pipeid 4\n",
+        pipes=("ptest", "ptest2"))
+pl.refuse("pipeline: at most 32 per namespace",
+          ["sh -c 'for i in $(seq 1 32); do $TC p4template create "
+           "pipeline/pmany$i || exit 1; done'"],
+          f"{P} create pipeline/pmany33",
+          "Namespace already has the maximum of 32 pipelines",
+          f"{P} get pipeline/", "pmany33", count=0, pipes=(),
+          teardown=["sh -c 'for i in $(seq 1 33); do $TC p4template del "
+                    "pipeline/pmany$i 2>/dev/null; done; true'"])
+pl.case("pipeline: a name of 255 bytes is accepted",
+        [], "$P4NL long-pipeline 255", f"{P} get pipeline/",
+        "p" * 255 + " pipeid", pipes=(),
+        teardown=[[f"{P} del pipeline/" + "p" * 255, 0, 255]])
+pl.refuse("pipeline: a name of 256 bytes is refused",
+          [], "$P4NL long-pipeline 256", "Attribute failed policy validation",
+          f"{P} get pipeline/", "p" * 200, count=0, pipes=())
+pl.refuse("pipeline: tc refuses a name of 256 bytes itself",
+          [], f"{P} create pipeline/" + "q" * 256, "", pipes=())
+
+
+# ---------------------------------------------------------------- metadata
+md = File("p4tc-metadata.json", "7b")
+MK = f"{P} create pipeline/ptest"
+MG = f"{P} get metadata/ptest/"
+
+md.case("metadata: create bit8 with a chosen id (JSON)",
+        [MK], f"{P} create metadata/ptest/cb/mname mid 42 type bit8",
+        f"$TC -j p4template get metadata/ptest/cb/mname",
+        json_=[{"pname": "ptest", "obj": "metadata"},
+               {"templates": [{"mid": 42, "mname": "cb/mname", "mtype": "bit",
+                               "msize": 8}]}])
+md.case("metadata: ids are assigned from 1",
+        [MK], f"{P} create metadata/ptest/m1 type bit8", MG,
+        r"metadata mid 1 name m1 type bit8")
+for ty, out in [("bit1", "bit1"), ("bit128", "bit128"), ("bit12", "bit12"),
+                ("int8", "int8"), ("int5", "int5"), ("int128", "int128"),
+                ("u32", "bit32"), ("be16", "be16"), ("ipv4", "ipv4"),
+                ("mac", "mac"), ("bool", "bool"), ("dev", "dev"),
+                ("bit32[16-31]", r"bit32\[16-31\]")]:
+    md.case(f"metadata: type {ty}",
+            [MK], f"{P} create metadata/ptest/mt type {ty}", MG,
+            rf"name mt type {out}\n")
+md.case("metadata: a signed type prints as int (JSON)",
+        [MK], f"{P} create metadata/ptest/ms type int16",
+        f"$TC -j p4template get metadata/ptest/ms",
+        json_=[{"obj": "metadata"},
+               {"templates": [{"mname": "ms", "mtype": "int", "msize": 16}]}])
+md.case("metadata: bit129 is refused by tc",
+        [MK], f"{P} create metadata/ptest/mt type bit129", MG, "mt", count=0,
+        code=255)
+md.case("metadata: bit0 is refused by tc",
+        [MK], f"{P} create metadata/ptest/mt type bit0", MG, "mt", count=0,
+        code=255)
+md.refuse("metadata: a slice above its end bit is refused",
+          [MK], f"{P} create metadata/ptest/mt type bit32[31-16]",
+          "Slice start bit is above its end bit", MG, "mt", count=0)
+md.refuse("metadata: a slice beyond the container is refused",
+          [MK], f"{P} create metadata/ptest/mt type bit8[0-8]",
+          "Slice end bit is outside the type", MG, "mt", count=0)
+md.refuse("metadata: ipv4 does not take a slice",
+          [MK], f"{P} create metadata/ptest/mt type ipv4[0-15]",
+          "Type does not allow bit slices", MG, "mt", count=0)
+md.refuse("metadata: a key type is refused",
+          [MK], f"{P} create metadata/ptest/mt type key",
+          "Invalid metadata type", MG, "mt", count=0)
+md.refuse("metadata: type is required",
+          [MK], f"{P} create metadata/ptest/mt", "Must specify metadata type",
+          MG, "mt", count=0)
+md.refuse("metadata: a duplicate name is refused",
+          [MK, f"{P} create metadata/ptest/m1 type bit8"],
+          f"{P} create metadata/ptest/m1 type bit16",
+          "Metadata with the same name already exists", MG, "m1 type bit8")
+md.refuse("metadata: a duplicate id is refused",
+          [MK, f"{P} create metadata/ptest/m1 mid 5 type bit8"],
+          f"{P} create metadata/ptest/m2 mid 5 type bit8",
+          "Metadata with the same id already exists", MG, "m2", count=0)
+md.refuse("metadata: a missing pipeline is refused",
+          [], f"{P} create metadata/pnothere/m1 type bit8",
+          "Pipeline name not found", pipes=())
+md.refuse("metadata: get of a missing name",
+          [MK], f"{P} get metadata/ptest/nothere", "Metadata name not found")
+md.refuse("metadata: get of a missing id",
+          [MK], f"{P} get metadata/ptest/ mid 77",
+          "Unable to find metadata by id")
+md.refuse("metadata: name and id of different metadata",
+          [MK, f"{P} create metadata/ptest/m1 mid 1 type bit8",
+           f"{P} create metadata/ptest/m2 mid 2 type bit8"],
+          f"{P} get metadata/ptest/m1 mid 2",
+          "Metadata name and id name different metadata")
+md.case("metadata: get by id alone",
+        [MK, f"{P} create metadata/ptest/m1 mid 9 type bit8"],
+        f"{P} get metadata/ptest/ mid 9", f"{P} get metadata/ptest/ mid 9",
+        r"metadata mid 9 name m1 type bit8")
+md.case("metadata: update the type",
+        [MK, f"{P} create metadata/ptest/m1 type bit8"],
+        f"{P} update metadata/ptest/m1 type int32", MG, "m1 type int32")
+md.refuse("metadata: update of a missing name",
+          [MK], f"{P} update metadata/ptest/m1 type int32",
+          "Metadata name not found")
+md.case("metadata: delete one",
+        [MK, f"{P} create metadata/ptest/m1 type bit8",
+         f"{P} create metadata/ptest/m2 type bit8"],
+        f"{P} del metadata/ptest/m1", MG, r"^metadata mid 2 name m2 type bit8\n$")
+md.refuse("metadata: delete of a missing name",
+          [MK], f"{P} del metadata/ptest/m1", "Metadata name not found")
+md.case("metadata: flush",
+        [MK, f"{P} create metadata/ptest/m1 type bit8",
+         f"{P} create metadata/ptest/m2 type bit8"],
+        f"{P} del metadata/ptest/", MG, "metadata mid", count=0)
+md.case("metadata: total size up to 1024 bits",
+        [MK] + [f"{P} create metadata/ptest/m{i} type bit128"
+                for i in range(1, 8)],
+        f"{P} create metadata/ptest/m8 type bit128", MG, "type bit128",
+        count=8)
+md.refuse("metadata: more than 1024 bits in all is refused",
+          [MK] + [f"{P} create metadata/ptest/m{i} type bit128"
+                  for i in range(1, 9)],
+          f"{P} create metadata/ptest/m9 type bit8",
+          "Pipeline metadata would exceed 1024 bits in all", MG, "m9",
+          count=0)
+md.case("metadata: deleting frees its bits",
+        [MK] + [f"{P} create metadata/ptest/m{i} type bit128"
+                for i in range(1, 9)] + [f"{P} del metadata/ptest/m1"],
+        f"{P} create metadata/ptest/m9 type bit128", MG, "m9 type bit128")
+md.refuse("metadata: a sealed pipeline refuses new metadata",
+          [f"{MK} {ACTS}", f"{P} update pipeline/ptest state ready"],
+          f"{P} create metadata/ptest/m1 type bit8", "Pipeline is sealed")
+md.refuse("metadata: a sealed pipeline refuses deletes",
+          [f"{MK} {ACTS}", f"{P} create metadata/ptest/m1 type bit8",
+           f"{P} update pipeline/ptest state ready"],
+          f"{P} del metadata/ptest/m1", "Pipeline is sealed", MG, "m1")
+md.refuse("metadata: a sealed pipeline refuses flush",
+          [f"{MK} {ACTS}", f"{P} create metadata/ptest/m1 type bit8",
+           f"{P} update pipeline/ptest state ready"],
+          f"{P} del metadata/ptest/", "Pipeline is sealed", MG, "m1")
+md.case("metadata: a sealed pipeline is still readable",
+        [f"{MK} {ACTS}", f"{P} create metadata/ptest/m1 type bit8",
+         f"{P} update pipeline/ptest state ready"],
+        MG, MG, "m1 type bit8")
+md.case("metadata: the kernel pipeline lists 20 skb fields",
+        [], f"{P} get metadata/kernel/", f"{P} get metadata/kernel/",
+        r"^metadata mid \d+ name \w+ type", count=20, pipes=())
+md.case("metadata: kernel metadata names and types",
+        [], f"{P} get metadata/kernel/", f"{P} get metadata/kernel/",
+        r"mid 1 name pktlen type bit32.*mid 9 name skbproto type be16.*"
+        r"mid 10 name skbptype type bit3.*mid 20 name direction type bit1",
+        pipes=())
+md.refuse("metadata: the kernel pipeline refuses new metadata",
+          [], f"{P} create metadata/kernel/mine type bit8",
+          "Pipeline is sealed", pipes=())
+md.case("metadata: a dump continues across messages (20 objects)",
+        [MK, "sh -c 'for i in $(seq 1 20); do $TC p4template create "
+         "metadata/ptest/m$i type bit8 || exit 1; done'"],
+        MG, MG, r"^metadata mid \d+ name m\d+ type bit8$", count=20)
+md.case("metadata: a batch of 16 objects in one message",
+        [MK], "$P4NL batch-meta ptest 16", MG, r"^metadata mid", count=16)
+md.refuse("metadata: a batch of 17 objects is refused",
+          [MK], "$P4NL batch-meta ptest 17",
+          "At most 16 objects fit in one message", MG, "metadata mid",
+          count=0)
+md.refuse("metadata: a failed batch leaves nothing behind",
+          [MK], "$P4NL batch-meta ptest 5 dup",
+          "Metadata with the same name already exists", MG, "metadata mid",
+          count=0)
+md.refuse("metadata: a name of 256 bytes is refused",
+          [MK], "$P4NL long-meta ptest 256",
+          "Attribute failed policy validation", MG, "metadata mid", count=0)
+md.case("metadata: a name of 255 bytes is accepted",
+        [MK], "$P4NL long-meta ptest 255", MG, "name " + "m" * 255 + " type")
+md.refuse("metadata: an empty name is refused",
+          [MK], "$P4NL empty-name ptest", "Object name must not be empty",
+          MG, "metadata mid", count=0)
+md.refuse("metadata: an attribute of the wrong size is refused",
+          [MK], "$P4NL short-size ptest", "binary attribute size out of range",
+          MG, "metadata mid", count=0)
+
+
+# ---------------------------------------------------------------- requests
+rq = File("p4tc-requests.json", "7c")
+rq.refuse("request: a create without P4TC_ROOT",
+          [], "$P4NL no-root", "Netlink P4TC template attributes missing",
+          pipes=())
+rq.refuse("request: an unknown object type",
+          [], "$P4NL bad-obj", "Unknown P4TC template object type", pipes=())
+rq.refuse("request: an object that is not a nest",
+          [], "$P4NL not-nested", "Objects must be nests numbered from 1",
+          pipes=())
+rq.refuse("request: objects numbered with a gap",
+          [], "$P4NL gap", "Objects must be nests numbered from 1",
+          f"{P} get pipeline/", "pgap", count=0, pipes=())
+rq.refuse("request: a path of 3 bytes",
+          [MK], "$P4NL bad-path ptest", "Path must be a list of 32-bit ids")
+rq.refuse("request: a create without attributes",
+          [MK], "$P4NL no-params ptest", "Must specify object attributes")
+rq.refuse("request: an update of two objects",
+          [MK, f"{P} create metadata/ptest/m1 type bit8",
+           f"{P} create metadata/ptest/m2 type bit8"],
+          "$P4NL multi-update ptest", "Updates take one object per message")
+rq.refuse("request: a delete of two objects",
+          [MK, f"{P} create metadata/ptest/m1 type bit8",
+           f"{P} create metadata/ptest/m2 type bit8"],
+          "$P4NL multi-delete ptest", "Deletes take one object per message",
+          MG, "metadata mid", count=2)
+rq.refuse("request: a message shorter than its header",
+          [], "$P4NL short-header", "Invalid header length", pipes=())
+rq.refuse("request: creating needs CAP_NET_ADMIN",
+          [], f"setpriv --reuid=65534 --regid=65534 --clear-groups "
+          f"--inh-caps=-all {P} create pipeline/ptest",
+          "RTNETLINK answers: Operation not permitted", f"{P} get pipeline/",
+          "ptest", count=0, prefix="")
+rq.refuse("request: deleting needs CAP_NET_ADMIN",
+          [MK], f"setpriv --reuid=65534 --regid=65534 --clear-groups "
+          f"--inh-caps=-all {P} del pipeline/ptest",
+          "RTNETLINK answers: Operation not permitted", f"{P} get pipeline/",
+          "ptest", prefix="")
+rq.case("request: reading needs no privilege",
+        [MK], f"setpriv --reuid=65534 --regid=65534 --clear-groups "
+        f"--inh-caps=-all {P} get pipeline/ptest",
+        f"setpriv --reuid=65534 --regid=65534 --clear-groups "
+        f"--inh-caps=-all {P} get pipeline/", "pipeline name ptest")
+rq.case("request: tc refuses an unknown object path",
+        [], f"{P} get widget/ptest", f"{P} get widget/ptest 2>&1; true",
+        r'unknown object path "widget/ptest"', code=255, pipes=())
+rq.case("request: tc refuses an unknown command",
+        [], f"{P} frob pipeline/ptest", f"{P} frob pipeline/ptest 2>&1; true",
+        r'unknown command "frob"', code=255, pipes=())
+rq.case("request: tc refuses an unknown attribute",
+        [], f"{P} create pipeline/ptest colour blue",
+        f"{P} create pipeline/ptest colour blue 2>&1; {P} get pipeline/",
+        r'unknown pipeline argument "colour"', code=255)
+rq.case("namespace: pipelines are per network namespace",
+        [["$IP netns del p4tcns", 0, 1, 255], "$IP netns add p4tcns",
+         f"$IP netns exec p4tcns {P} create pipeline/pns"],
+        f"{P} get pipeline/", f"{P} get pipeline/; $IP netns exec p4tcns "
+        f"{P} get pipeline/", r"^pipeline name pns", count=1, pipes=(),
+        teardown=[["$IP netns del p4tcns", 0, 1, 255]])
+rq.case("namespace: teardown frees pipelines with all their objects",
+        [["$IP netns del p4tcns", 0, 1, 255], "$IP netns add p4tcns",
+         f"$IP netns exec p4tcns sh -c '{P} create pipeline/pns {ACTS} && "
+         f"{P} create metadata/pns/m1 type bit8 && "
+         f"{P} create register/pns/r1 type bit32 numelems 4 && "
+         f"{P} create header/pns/parser1/eth len 14 start && "
+         f"{P} create hdrfield/pns/parser1/eth/type type be16 offset 96 && "
+         f"{P} update pipeline/pns state ready'"],
+        "$IP netns del p4tcns",
+        "sh -c 'sleep 1; $IP netns list'", "p4tcns", count=0, pipes=())
+rq.case("concurrency: parallel creates and deletes from 8 tc processes",
+        [MK],
+        "sh -c 'for i in 1 2 3 4 5 6 7 8; do ( for j in 1 2 3; do "
+        "$TC p4template create metadata/ptest/m$i.$j type bit8 && "
+        "$TC p4template del metadata/ptest/m$i.$j || exit 1; done; "
+        "$TC p4template create metadata/ptest/k$i type bit16 ) & done; wait'",
+        MG, r"^metadata mid \d+ name k\d type bit16$", count=8)
+rq.case("concurrency: parallel pipeline creates respect the limit",
+        [],
+        "sh -c 'for i in $(seq 1 40); do $TC p4template create "
+        "pipeline/pc$i 2>/dev/null & done; wait; true'",
+        f"{P} get pipeline/", r"^pipeline name pc\d+ ", count=32, pipes=(),
+        teardown=["sh -c 'for i in $(seq 1 40); do $TC p4template del "
+                  "pipeline/pc$i 2>/dev/null; done; true'"])
+
+
+# ---------------------------------------------------------------- parser
+pa = File("p4tc-parser.json", "7d")
+HF = f"{P} create hdrfield/ptest/parser1"
+HD = f"{P} create header/ptest/parser1"
+HU = f"{P} update header/ptest/parser1"
+HFG = f"{P} get hdrfield/ptest/parser1/"
+HDG = f"{P} get header/ptest/parser1/"
+ETH = [MK, f"{HD}/eth len 14 start",
+       f"{HF}/eth/etherType type be16 offset 96",
+       f"{HD}/ipv4 len 20 maxlen 60",
+       f"{HF}/ipv4/version type bit4 offset 0",
+       f"{HF}/ipv4/ihl type bit4 offset 4",
+       f"{HF}/ipv4/protocol type bit8 offset 72",
+       f"{HF}/ipv4/dstAddr type ipv4 offset 128"]
+
+pa.case("hdrfield: seed syntax, no offset (JSON)",
+        [MK], f"{HF}/ipv4/dstAddr hdrfieldid 4 type ipv4",
+        f"$TC -j p4template get hdrfield/ptest/parser1/ipv4/dstAddr",
+        json_=[{"pname": "ptest", "obj": "hdrfield"},
+               {"templates": [{"hdrfieldname": "ipv4/dstAddr",
+                               "hdrfieldid": 4, "parsername": "parser1",
+                               "parserid": 1, "hdrfieldtype": "ipv4",
+                               "hdrfieldsize": 32}]}])
+pa.case("hdrfield: a chosen parser id",
+        [MK], f"{HF}/ipv4/ttl parserid 7 type bit8", HFG,
+        r"name ipv4/ttl hdrfieldid 1 parser parser1 parserid 7 type bit8\n")
+pa.case("hdrfield: placed in its header",
+        ETH, HFG, HFG,
+        r"ipv4/dstAddr hdrfieldid \d+ parser parser1 parserid 1 type ipv4 "
+        r"offset 128")
+pa.case("hdrfield: a bit slice type",
+        [MK], f"{HF}/ipv4/flags type bit16[13-15]", HFG,
+        r"ipv4/flags .*type bit16\[13-15\]")
+pa.refuse("hdrfield: a name without a header part",
+          [MK], f"{HF}/dstAddr type ipv4",
+          "Header field name must be HEADER/FIELD")
+pa.refuse("hdrfield: isValid is reserved",
+          [MK], f"{HF}/ipv4/isValid type bit1",
+          "Field name isValid is reserved for header validity")
+pa.refuse("hdrfield: a name with two slashes",
+          [MK], "$P4NL hdrfield-raw ptest a/b/c",
+          "Header field name must be HEADER/FIELD")
+pa.refuse("hdrfield: a duplicate name",
+          [MK, f"{HF}/ipv4/ttl type bit8"], f"{HF}/ipv4/ttl type bit16",
+          "Header field with the same name already exists", HFG,
+          "ipv4/ttl .*type bit8")
+pa.refuse("hdrfield: a duplicate id",
+          [MK, f"{HF}/ipv4/ttl hdrfieldid 3 type bit8"],
+          f"{HF}/ipv4/tos hdrfieldid 3 type bit8",
+          "Header field with the same id already exists", HFG, "tos", count=0)
+pa.refuse("hdrfield: a second parser name",
+          [MK, f"{HF}/ipv4/ttl type bit8"],
+          f"{P} create hdrfield/ptest/parser2/ipv4/tos type bit8",
+          "Pipeline already has a parser of another name or id")
+pa.refuse("hdrfield: type is required",
+          [MK], f"{HF}/ipv4/ttl", "Must specify header field type")
+pa.refuse("hdrfield: a key type is refused",
+          [MK], f"{HF}/ipv4/ttl type key", "Invalid header field type")
+pa.refuse("hdrfield: beyond the fixed part of its header",
+          [MK, f"{HD}/ipv4 len 20"], f"{HF}/ipv4/opt type bit32 offset 160",
+          "Field lies beyond the fixed part of its header", HFG, "opt",
+          count=0)
+pa.refuse("hdrfield: a header too short for fields made before it",
+          [MK, f"{HF}/ipv4/dstAddr type ipv4 offset 128"],
+          f"{HD}/ipv4 len 16",
+          "A placed field would lie beyond the header's fixed length", HDG,
+          "name ipv4", count=0)
+pa.case("hdrfield: fields made before their header join it",
+        [MK, f"{HF}/ipv4/dstAddr type ipv4 offset 128", f"{HD}/ipv4 len 20"],
+        f"{P} del header/ptest/parser1/ipv4", HDG, "name ipv4", code=255)
+pa.case("hdrfield: update type and offset",
+        [MK, f"{HD}/ipv4 len 20", f"{HF}/ipv4/ttl type bit8 offset 64"],
+        f"{P} update hdrfield/ptest/parser1/ipv4/ttl type bit16 offset 48",
+        HFG, "ipv4/ttl .*type bit16 offset 48")
+pa.refuse("hdrfield: get of a missing field",
+          [MK, f"{HF}/ipv4/ttl type bit8"],
+          f"{P} get hdrfield/ptest/parser1/ipv4/tos",
+          "Header field name not found")
+pa.refuse("hdrfield: get from a pipeline without parser",
+          [MK], f"{P} get hdrfield/ptest/parser1/ipv4/tos",
+          "Pipeline has no parser")
+pa.refuse("hdrfield: get with the wrong parser name",
+          [MK, f"{HF}/ipv4/ttl type bit8"],
+          f"{P} get hdrfield/ptest/parserX/ipv4/ttl", "Parser not found")
+pa.case("hdrfield: get by id",
+        [MK, f"{HF}/ipv4/ttl hdrfieldid 12 type bit8"],
+        f"{P} get hdrfield/ptest/parser1/ hdrfieldid 12",
+        f"{P} get hdrfield/ptest/parser1/ hdrfieldid 12",
+        "name ipv4/ttl hdrfieldid 12")
+pa.case("hdrfield: delete one",
+        [MK, f"{HF}/ipv4/ttl type bit8", f"{HF}/ipv4/tos type bit8"],
+        f"{P} del hdrfield/ptest/parser1/ipv4/ttl", HFG,
+        r"^hdrfield name ipv4/tos")
+pa.case("hdrfield: flush",
+        [MK, f"{HF}/ipv4/ttl type bit8", f"{HF}/ipv4/tos type bit8"],
+        f"{P} del hdrfield/ptest/parser1/", f"{P} get hdrfield/ptest/",
+        "hdrfield name", count=0)
+pa.refuse("hdrfield: a select field cannot be deleted",
+          ETH + [f"{HU}/eth select etherType transition 0x800 ipv4"],
+          f"{P} del hdrfield/ptest/parser1/eth/etherType",
+          "Header field is in use (by its header or an action)", HFG,
+          "eth/etherType")
+pa.refuse("hdrfield: flush refuses while a field is in use",
+          ETH + [f"{HU}/eth select etherType transition 0x800 ipv4"],
+          f"{P} del hdrfield/ptest/parser1/",
+          "A header field is in use: nothing flushed", HFG, "hdrfield name",
+          count=5)
+pa.refuse("hdrfield: a sealed pipeline refuses new fields",
+          [f"{MK} {ACTS}", f"{P} update pipeline/ptest state ready"],
+          f"{HF}/ipv4/ttl type bit8", "Pipeline is sealed")
+pa.refuse("hdrfield: the kernel pipeline has none",
+          [], f"{P} create hdrfield/kernel/parser1/ipv4/ttl type bit8",
+          "Pipeline is sealed", pipes=())
+pa.case("hdrfield: a dump continues across messages (20 fields)",
+        [MK, "sh -c 'for i in $(seq 1 20); do $TC p4template create "
+         "hdrfield/ptest/parser1/h/f$i type bit8 || exit 1; done'"],
+        HFG, HFG, r"^hdrfield name h/f\d+ ", count=20)
+
+pa.case("header: create a fixed header (JSON)",
+        [MK], f"{HD}/eth hdrid 3 len 14 start",
+        "$TC -j p4template get header/ptest/parser1/eth",
+        json_=[{"pname": "ptest", "obj": "header"},
+               {"templates": [{"hdrname": "eth", "hdrid": 3,
+                               "parsername": "parser1", "parserid": 1,
+                               "start": True, "len": 14,
+                               "default": "accept"}]}])
+pa.case("header: a variable length from a field",
+        ETH, f"{HU}/ipv4 lenfield ihl lenmult 4", HDG,
+        r"name ipv4 .*\n\tlen 20 maxlen 60 lenfield ihl lenmult 4 lenadd 0")
+pa.case("header: select and transitions (JSON)",
+        ETH, f"{HU}/eth select etherType transition 0x800 ipv4 "
+        "transition 0x86dd/0xffff reject default accept",
+        "$TC -j p4template get header/ptest/parser1/eth",
+        json_=[{"obj": "header"},
+               {"templates": [{"hdrname": "eth", "select": "etherType",
+                               "transitions": [
+                                   {"value": 2048, "mask": 65535,
+                                    "next": "ipv4"},
+                                   {"value": 34525, "mask": 65535,
+                                    "next": "reject"}],
+                               "default": "accept"}]}])
+pa.case("header: transitions print in hex",
+        ETH, f"{HU}/eth select etherType transition 0x800 ipv4", HDG,
+        r"select etherType transition 0x800/0xffff ipv4 default accept")
+pa.case("header: default next header",
+        ETH, f"{HU}/eth default ipv4", HDG, r"name eth .*default ipv4\n")
+pa.refuse("header: length is required",
+          [MK], f"{HD}/eth", "Must specify header length")
+pa.refuse("header: length 0 is refused",
+          [MK], f"{HD}/eth len 0", "integer out of range")
+pa.refuse("header: length 513 is refused",
+          [MK], f"{HD}/eth len 513", "integer out of range")
+pa.case("header: length 512 is the limit",
+        [MK], f"{HD}/big len 512", HDG, r"name big .*\n\tlen 512 ")
+pa.refuse("header: accept is not a header name",
+          [MK], f"{HD}/accept len 4",
+          "Header name must not contain '/' nor be accept or reject")
+pa.refuse("header: a duplicate name",
+          [MK, f"{HD}/eth len 14"], f"{HD}/eth len 18",
+          "Header with the same name already exists", HDG, "len 14")
+pa.refuse("header: a duplicate id",
+          [MK, f"{HD}/eth hdrid 2 len 14"], f"{HD}/vlan hdrid 2 len 4",
+          "Header with the same id already exists", HDG, "vlan", count=0)
+pa.refuse("header: one start header per parser",
+          [MK, f"{HD}/eth len 14 start"], f"{HD}/vlan len 4 start",
+          "Parser already starts at another header", HDG, "vlan", count=0)
+pa.case("header: the start moves after nostart",
+        [MK, f"{HD}/eth len 14 start", f"{HD}/vlan len 4",
+         f"{HU}/eth nostart"], f"{HU}/vlan start", HDG,
+        r"name vlan hdrid \d+ parser parser1 parserid 1 start")
+pa.refuse("header: a select field must exist in the header",
+          ETH, f"{HU}/eth select protocol", "Field not found in this header")
+pa.refuse("header: a select field needs an offset",
+          ETH + [f"{HF}/eth/loose type bit8"], f"{HU}/eth select loose",
+          "Field has no offset in its header")
+pa.refuse("header: transitions need a select field",
+          ETH, f"{HU}/eth transition 0x800 ipv4",
+          "Transitions need a select field", HDG, "transition", count=0)
+pa.refuse("header: a transition value wider than its field",
+          ETH, f"{HU}/eth select etherType transition 0x10000 ipv4",
+          "Transition value or mask wider than the select field", HDG,
+          "transition", count=0)
+pa.refuse("header: a transition value outside its mask",
+          ETH, f"{HU}/eth select etherType transition 0x801/0xff00 ipv4",
+          "Transition value has bits outside its mask")
+pa.refuse("header: a missing next header",
+          ETH, f"{HU}/eth select etherType transition 0x800 ipv6",
+          "Next header not found")
+pa.refuse("header: a header cannot follow itself",
+          ETH, f"{HU}/eth default eth",
+          "A header cannot be followed by itself")
+pa.refuse("header: a loop in the parse graph is refused",
+          ETH + [f"{HU}/eth default ipv4"],
+          f"{HU}/ipv4 select version transition 4 eth",
+          "Transitions would make the parse graph loop", HDG,
+          r"name ipv4 .*\n\tlen 20 default accept")
+pa.refuse("header: more than 16 transitions",
+          ETH, f"{HU}/eth select etherType " +
+          " ".join(f"transition {i} ipv4" for i in range(1, 18)),
+          "A header has at most 16 transitions")
+pa.case("header: 16 transitions are the limit",
+        ETH, f"{HU}/eth select etherType " +
+        " ".join(f"transition {i} ipv4" for i in range(1, 17)), HDG,
+        r" ipv4", count=16)
+pa.refuse("header: a variable length needs a multiplier",
+          ETH, f"{HU}/ipv4 lenfield ihl",
+          "A variable length needs a multiplier (lenmult)")
+pa.refuse("header: a variable length needs maxlen at least len",
+          ETH, f"{HU}/ipv4 lenfield ihl lenmult 4 maxlen 10",
+          "A variable length needs maxlen at least len")
+pa.refuse("header: a length field wider than 64 bits",
+          [MK, f"{HD}/h len 32", f"{HF}/h/wide type bit128 offset 0"],
+          f"{HU}/h lenfield wide lenmult 1 maxlen 40",
+          "Length and select fields are at most 64 bits")
+pa.refuse("header: a header with fields cannot be deleted",
+          ETH, f"{P} del header/ptest/parser1/ipv4",
+          "Header has fields or is the next header of another", HDG,
+          "name ipv4")
+pa.refuse("header: a transition target cannot be deleted",
+          [MK, f"{HD}/eth len 14 start", f"{HD}/vlan len 4",
+           f"{HU}/eth default vlan"], f"{P} del header/ptest/parser1/vlan",
+          "Header has fields or is the next header of another", HDG,
+          "name vlan")
+pa.case("header: delete a header nothing refers to",
+        [MK, f"{HD}/eth len 14 start", f"{HD}/vlan len 4"],
+        f"{P} del header/ptest/parser1/vlan", HDG, r"^header name eth ")
+pa.refuse("header: flush refuses while headers have fields",
+          ETH, f"{P} del header/ptest/parser1/",
+          "Headers still have fields: nothing flushed", HDG, "header name",
+          count=2)
+pa.case("header: flush after the fields are gone, links and all",
+        [MK, f"{HD}/eth len 14 start", f"{HD}/vlan len 4",
+         f"{HU}/eth default vlan"],
+        f"{P} del header/ptest/parser1/", f"{P} get header/ptest/",
+        "header name", count=0)
+pa.refuse("header: sealing needs a start header",
+          [f"{MK} {ACTS}", f"{HD}/eth len 14"],
+          f"{P} update pipeline/ptest state ready",
+          "Parse graph has headers but no start header",
+          f"{P} get pipeline/ptest", "state not ready")
+pa.case("header: a complete parse graph seals",
+        [f"{MK} {ACTS}"] + ETH[1:] +
+        [f"{HU}/eth select etherType transition 0x800 ipv4",
+         f"{HU}/ipv4 lenfield ihl lenmult 4"],
+        f"{P} update pipeline/ptest state ready", f"{P} get pipeline/ptest",
+        "state ready")
+pa.refuse("header: a sealed pipeline refuses graph changes",
+          [f"{MK} {ACTS}"] + ETH[1:] +
+          [f"{P} update pipeline/ptest state ready"],
+          f"{HU}/eth default ipv4", "Pipeline is sealed")
+pa.refuse("header: at most 32 headers per parser",
+          [MK, "sh -c 'for i in $(seq 1 32); do $TC p4template create "
+           "header/ptest/parser1/h$i len 4 || exit 1; done'"],
+          f"{HD}/h33 len 4", "A parser has at most 32 headers", HDG,
+          r"^header name h\d+ ", count=32)
+pa.case("parser: goes away with its last object",
+        [MK, f"{HD}/eth len 14", f"{HF}/x/y type bit8"],
+        f"sh -c '{P} del header/ptest/parser1/eth && "
+        f"{P} del hdrfield/ptest/parser1/x/y'",
+        f"{P} create hdrfield/ptest/parser2/x/y type bit8; {P} get hdrfield/ptest/",
+        r"parser parser2 parserid 1")
+
+
+# ---------------------------------------------------------------- register
+rg = File("p4tc-register.json", "7e")
+RC = f"{P} create register/ptest"
+RU = f"{P} update register/ptest"
+RG = f"{P} get register/ptest/reg1"
+
+rg.case("register: create (JSON)",
+        [MK], f"{RC}/reg1 regid 3 type bit32 numelems 2",
+        f"$TC -j p4template get register/ptest/reg1",
+        json_=[{"pname": "ptest", "obj": "register"},
+               {"templates": [{"regname": "reg1", "regid": 3,
+                               "containertype": "u32", "startbit": 0,
+                               "endbit": 31, "numelems": 2,
+                               "elements": [{"index": 0, "value": 0},
+                                            {"index": 1, "value": 0}]}]}])
+rg.case("register: seed syntax update with a constant",
+        [MK, f"{RC}/reg1 type bit32 numelems 2"],
+        f"{RU}/reg1 index 1 value constant.bit32.22", RG,
+        r"index 0 value 0\n\tindex 1 value 22\n")
+rg.case("register: get one element (JSON)",
+        [MK, f"{RC}/reg1 type bit32 numelems 4",
+         f"{RU}/reg1 index 2 value 0x1234"],
+        f"{P} get register/ptest/reg1 index 2",
+        "$TC -j p4template get register/ptest/reg1 index 2",
+        json_=[{"obj": "register"},
+               {"templates": [{"regname": "reg1",
+                               "elements": [{"index": 2, "value": 4660}]}]}])
+rg.case("register: 128 elements are the limit",
+        [MK], f"{RC}/reg1 type bit8 numelems 128", RG, r"index \d+ value 0",
+        count=128)
+rg.refuse("register: 0 elements are refused",
+          [MK], f"{RC}/reg1 type bit8 numelems 0",
+          "Register has 1 to 128 elements", f"{P} get register/ptest/",
+          "reg1", count=0)
+rg.refuse("register: 129 elements are refused",
+          [MK], f"{RC}/reg1 type bit8 numelems 129",
+          "Register has 1 to 128 elements")
+rg.refuse("register: a key type is refused",
+          [MK], f"{RC}/reg1 type key numelems 1", "Invalid register type")
+rg.case("register: type and numelems are both required (tc)",
+        [MK], f"{RC}/reg1 type bit8", f"{P} get register/ptest/", "reg1",
+        count=0, code=255)
+rg.refuse("register: a value too wide for bit12",
+          [MK, f"{RC}/reg1 type bit12 numelems 2"],
+          f"{RU}/reg1 index 0 value 4096", "Value too wide for its type", RG,
+          r"index 0 value 0\n")
+rg.case("register: the widest bit12 value",
+        [MK, f"{RC}/reg1 type bit12 numelems 2"],
+        f"{RU}/reg1 index 0 value 4095", RG, r"index 0 value 4095\n")
+rg.refuse("register: an index out of range",
+          [MK, f"{RC}/reg1 type bit8 numelems 2"],
+          f"{RU}/reg1 index 2 value 1", "Register index out of range")
+rg.refuse("register: get of an index out of range",
+          [MK, f"{RC}/reg1 type bit8 numelems 2"],
+          f"{P} get register/ptest/reg1 index 9", "Register index out of range")
+rg.case("register: signed values",
+        [MK, f"{RC}/reg1 type int8 numelems 2"],
+        f"{RU}/reg1 index 1 value -128", RG, r"index 1 value -128\n")
+rg.refuse("register: a signed value beyond int5",
+          [MK, f"{RC}/reg1 type int5 numelems 2"],
+          f"{RU}/reg1 index 1 value 16",
+          "Signed value out of range for its type")
+rg.case("register: the lowest int5 value",
+        [MK, f"{RC}/reg1 type int5 numelems 2"],
+        f"{RU}/reg1 index 1 value -16", RG, r"index 1 value -16\n")
+rg.case("register: ipv4 values",
+        [MK, f"{RC}/reg1 type ipv4 numelems 2"],
+        f"{RU}/reg1 index 0 value 10.0.0.1", RG, r"index 0 value 10\.0\.0\.1\n")
+rg.case("register: mac values",
+        [MK, f"{RC}/reg1 type mac numelems 1"],
+        f"{RU}/reg1 index 0 value 00:11:22:33:44:55", RG,
+        r"index 0 value 00:11:22:33:44:55\n")
+rg.case("register: bool values",
+        [MK, f"{RC}/reg1 type bool numelems 2"],
+        f"{RU}/reg1 index 1 value true", RG,
+        r"index 0 value false\n\tindex 1 value true\n")
+rg.case("register: 128-bit values",
+        [MK, f"{RC}/reg1 type bit128 numelems 1"],
+        f"{RU}/reg1 index 0 value 0x112233445566778899aabbccddeeff00", RG,
+        r"index 0 value 0x112233445566778899aabbccddeeff00\n")
+rg.case("register: be16 values keep their meaning",
+        [MK, f"{RC}/reg1 type be16 numelems 1"],
+        f"{RU}/reg1 index 0 value 0x86dd",
+        "$TC -j p4template get register/ptest/reg1",
+        json_=[{"obj": "register"},
+               {"templates": [{"elements": [{"index": 0, "value": 34525}]}]}])
+rg.case("register: a constant too wide for the container is refused by tc",
+        [MK, f"{RC}/reg1 type bit8 numelems 1"],
+        f"{RU}/reg1 index 0 value constant.bit32.300", RG,
+        r"index 0 value 0\n", code=255)
+rg.refuse("register: update needs an index and a value",
+          [MK, f"{RC}/reg1 type bit8 numelems 1"], f"{RU}/reg1 index 0",
+          "Register update needs an index and a value")
+rg.case("register: a new type starts from zero",
+        [MK, f"{RC}/reg1 type bit8 numelems 2", f"{RU}/reg1 index 0 value 5"],
+        f"{RU}/reg1 type bit16 numelems 3", RG,
+        r"type bit16 numelems 3\n\tindex 0 value 0\n.*index 2 value 0\n")
+rg.refuse("register: a duplicate name",
+          [MK, f"{RC}/reg1 type bit8 numelems 1"],
+          f"{RC}/reg1 type bit8 numelems 1",
+          "Register with the same name already exists")
+rg.refuse("register: a duplicate id",
+          [MK, f"{RC}/reg1 regid 4 type bit8 numelems 1"],
+          f"{RC}/reg2 regid 4 type bit8 numelems 1",
+          "Register with the same id already exists")
+rg.refuse("register: get of a missing register",
+          [MK], f"{P} get register/ptest/nothere", "Register name not found")
+rg.case("register: delete and flush",
+        [MK, f"{RC}/reg1 type bit8 numelems 1",
+         f"{RC}/reg2 type bit8 numelems 1", f"{RC}/reg3 type bit8 numelems 1",
+         f"{P} del register/ptest/reg1"],
+        f"{P} del register/ptest/", f"{P} get register/ptest/", "register name",
+        count=0)
+rg.case("register: dump",
+        [MK, f"{RC}/reg1 type bit8 numelems 1",
+         f"{RC}/reg2 type int16 numelems 2"],
+        f"{P} get register/ptest/", f"{P} get register/ptest/",
+        r"register name reg1 regid 1 type bit8 numelems 1\n.*"
+        r"register name reg2 regid 2 type int16 numelems 2\n")
+rg.refuse("register: a sealed pipeline refuses element writes",
+          [f"{MK} {ACTS}", f"{RC}/reg1 type bit8 numelems 1",
+           f"{P} update pipeline/ptest state ready"],
+          f"{RU}/reg1 index 0 value 1", "Pipeline is sealed")
+rg.case("register: a sealed pipeline's registers can be read",
+        [f"{MK} {ACTS}", f"{RC}/reg1 type bit8 numelems 1",
+         f"{RU}/reg1 index 0 value 7", f"{P} update pipeline/ptest state ready"],
+        RG, RG, r"index 0 value 7\n")
+rg.refuse("register: elements cannot be deleted",
+          [MK, f"{RC}/reg1 type bit8 numelems 1"],
+          f"{P} del register/ptest/reg1 index 0",
+          "Elements cannot be deleted, only set", f"{P} get register/ptest/",
+          "reg1")
+
+FILES = [pl, md, rq, pa, rg]
+
+
+def render(f):
+    return json.dumps(f.cases, indent=4) + "\n"
+
+
+def main():
+    check = "--check" in sys.argv[1:]
+    bad = 0
+    for f in FILES:
+        path = os.path.join(OUT, f.name)
+        text = render(f)
+        if check:
+            try:
+                with open(path) as fh:
+                    same = fh.read() == text
+            except OSError:
+                same = False
+            if not same:
+                print(f"gen.py: {path} differs from the generator")
+                bad = 1
+        else:
+            with open(path, "w") as fh:
+                fh.write(text)
+    total = sum(len(f.cases) for f in FILES)
+    if not check:
+        print(f"gen.py: {total} cases in {len(FILES)} files")
+    return bad
+
+
+if __name__ == "__main__":
+    sys.exit(main())

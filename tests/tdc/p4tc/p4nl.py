@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""p4nl.py: send P4TC template messages that tc cannot produce.
+
+The tdc cases use it for what tc refuses before the kernel sees it (names
+over 255 bytes, malformed attributes, batches of many objects), so that the
+kernel's own checks are exercised.  Prints "ok" or "Error: MESSAGE" (the
+kernel's extended ack) and exits 0 or 255, like tc.
+
+    p4nl.py SCENARIO [ARGS...]
+
+Scenarios:
+    batch-meta PIPE N [DUP]   create metadata m1..mN of PIPE in one message;
+                              DUP: object N repeats object 1's name
+    long-pipeline LEN         create a pipeline whose name has LEN bytes
+    long-meta PIPE LEN        create a metadatum whose name has LEN bytes
+    no-root                   a create without P4TC_ROOT
+    bad-obj                   an unknown object type
+    not-nested                an object that is not a nest
+    gap                       objects numbered 1, 3
+    bad-path PIPE             a path of 3 bytes
+    no-params PIPE            a create without P4TC_PARAMS
+    short-size PIPE           P4TC_META_SIZE of the wrong length
+    state PIPE V              update pipeline state to V
+    multi-update PIPE         an update of two objects
+    multi-delete PIPE         a delete of two objects
+    short-header              a message shorter than struct p4tcmsg
+    empty-name                create a pipeline named ""
+    hdrfield-raw PIPE NAME    create a hdrfield named NAME (parser1, bit8)
+"""
+
+import os
+import socket
+import struct
+import sys
+
+NETLINK_ROUTE = 0
+SOL_NETLINK = 270
+NETLINK_EXT_ACK = 11
+NLM_F_REQUEST, NLM_F_ACK, NLM_F_EXCL, NLM_F_CREATE = 1, 4, 0x200, 0x400
+NLM_F_REPLACE, NLM_F_ROOT = 0x100, 0x100
+NLMSG_ERROR = 2
+NLA_F_NESTED = 0x8000
+RTM_CREATEP4TEMPLATE, RTM_DELP4TEMPLATE, RTM_GETP4TEMPLATE = 124, 125, 126
+
+P4TC_ROOT, P4TC_ROOT_PNAME = 1, 2
+P4TC_PATH, P4TC_PARAMS = 1, 2
+OBJ_PIPELINE, OBJ_META, OBJ_HDR_FIELD = 1, 2, 3
+PIPELINE_STATE = 3
+META_NAME, META_SIZE = 1, 2
+HDRFIELD_DATA, HDRFIELD_NAME, HDRFIELD_PARSER_NAME = 1, 2, 3
+P4T_U8 = 1
+
+
+def attr(t, payload):
+    ln = 4 + len(payload)
+    return struct.pack("=HH", ln, t) + payload + b"\0" * ((4 - ln % 4) % 4)
+
+
+def nest(t, *parts):
+    return attr(t | NLA_F_NESTED, b"".join(parts))
+
+
+def strz(t, s):
+    return attr(t, s.encode() + b"\0")
+
+
+def meta_size(dt=P4T_U8, start=0, end=7):
+    return struct.pack("=HHBB", start, end, dt, 0)
+
+
+def message(mtype, flags, obj, attrs, pipeid=0, raw_hdr=None):
+    body = raw_hdr if raw_hdr is not None else struct.pack("=II", pipeid, obj)
+    body += attrs
+    return struct.pack("=IHHII", 16 + len(body), mtype,
+                       flags | NLM_F_REQUEST | NLM_F_ACK, 1, 0) + body
+
+
+def talk(msg):
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_ROUTE)
+    s.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+    s.bind((0, 0))
+    s.send(msg)
+    while True:
+        data = s.recv(65536)
+        off = 0
+        while off < len(data):
+            ln, typ, flags, seq, pid = struct.unpack_from("=IHHII", data, off)
+            if typ == NLMSG_ERROR:
+                err, = struct.unpack_from("=i", data, off + 16)
+                if err == 0:
+                    print("ok")
+                    return 0
+                print("Error: " + extack(data[off:off + ln], flags) +
+                      f" ({os.strerror(-err)})")
+                return 255
+            off += (ln + 3) & ~3
+
+
+def extack(msg, flags):
+    # the original request follows the error unless NLM_F_CAPPED (0x100)
+    ln = struct.unpack_from("=I", msg, 20)[0]
+    off = 16 + 4 + (16 if flags & 0x100 else ln)
+    off = (off + 3) & ~3
+    while off + 4 <= len(msg):
+        alen, atype = struct.unpack_from("=HH", msg, off)
+        if alen < 4:
+            break
+        if atype == 1:  # NLMSGERR_ATTR_MSG
+            return msg[off + 4:off + alen].split(b"\0")[0].decode()
+        off += (alen + 3) & ~3
+    return "(no message)"
+
+
+def meta_obj(i, name, size=None):
+    return nest(i, nest(P4TC_PARAMS, strz(META_NAME, name),
+                        attr(META_SIZE, size or meta_size())))
+
+
+def main(argv):
+    if not argv:
+        print(__doc__)
+        return 2
+    sc, a = argv[0], argv[1:]
+    create = NLM_F_CREATE | NLM_F_EXCL
+    if sc == "batch-meta":
+        pipe, n = a[0], int(a[1])
+        dup = len(a) > 2
+        objs = [meta_obj(i, "m1" if dup and i == n else f"m{i}")
+                for i in range(1, n + 1)]
+        msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_META,
+                      strz(P4TC_ROOT_PNAME, pipe) + nest(P4TC_ROOT, *objs))
+    elif sc == "long-pipeline":
+        msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_PIPELINE,
+                      strz(P4TC_ROOT_PNAME, "p" * int(a[0])) +
+                      nest(P4TC_ROOT, nest(1, nest(P4TC_PARAMS))))
+    elif sc == "long-meta":
+        msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_META,
+                      strz(P4TC_ROOT_PNAME, a[0]) +
+                      nest(P4TC_ROOT, meta_obj(1, "m" * int(a[1]))))
+    elif sc == "no-root":
+        msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_PIPELINE,
+                      strz(P4TC_ROOT_PNAME, "pnoroot"))
+    elif sc == "bad-obj":
+        msg = message(RTM_CREATEP4TEMPLATE, create, 99,
+                      nest(P4TC_ROOT, nest(1, nest(P4TC_PARAMS))))
+    elif sc == "not-nested":
+        msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_PIPELINE,
+                      strz(P4TC_ROOT_PNAME, "pnn") +
+                      nest(P4TC_ROOT, attr(1, b"abcd")))
+    elif sc == "gap":
+        msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_PIPELINE,
+                      strz(P4TC_ROOT_PNAME, "pgap") +
+                      nest(P4TC_ROOT, nest(1, nest(P4TC_PARAMS)),
+                           nest(3, nest(P4TC_PARAMS))))
+    elif sc == "bad-path":
+        msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_META,
+                      strz(P4TC_ROOT_PNAME, a[0]) +
+                      nest(P4TC_ROOT, nest(1, attr(P4TC_PATH, b"abc"),
+                                           nest(P4TC_PARAMS))))
+    elif sc == "no-params":
+        msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_META,
+                      strz(P4TC_ROOT_PNAME, a[0]) + nest(P4TC_ROOT, nest(1)))
+    elif sc == "short-size":
+        msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_META,
+                      strz(P4TC_ROOT_PNAME, a[0]) +
+                      nest(P4TC_ROOT, meta_obj(1, "mshort", b"\1\2\3\4")))
+    elif sc == "state":
+        msg = message(RTM_CREATEP4TEMPLATE, NLM_F_REPLACE, OBJ_PIPELINE,
+                      strz(P4TC_ROOT_PNAME, a[0]) +
+                      nest(P4TC_ROOT, nest(1, nest(P4TC_PARAMS,
+                           attr(PIPELINE_STATE, struct.pack("=B", int(a[1])))))))
+    elif sc == "multi-update":
+        msg = message(RTM_CREATEP4TEMPLATE, NLM_F_REPLACE, OBJ_META,
+                      strz(P4TC_ROOT_PNAME, a[0]) +
+                      nest(P4TC_ROOT, meta_obj(1, "m1"), meta_obj(2, "m2")))
+    elif sc == "multi-delete":
+        msg = message(RTM_DELP4TEMPLATE, 0, OBJ_META,
+                      strz(P4TC_ROOT_PNAME, a[0]) +
+                      nest(P4TC_ROOT, meta_obj(1, "m1"), meta_obj(2, "m2")))
+    elif sc == "short-header":
+        msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_PIPELINE, b"",
+                      raw_hdr=b"\0\0\0\0")
+    elif sc == "empty-name":
+        msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_META,
+                      strz(P4TC_ROOT_PNAME, a[0]) +
+                      nest(P4TC_ROOT, meta_obj(1, "")))
+    elif sc == "hdrfield-raw":
+        msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_HDR_FIELD,
+                      strz(P4TC_ROOT_PNAME, a[0]) +
+                      nest(P4TC_ROOT, nest(1, nest(P4TC_PARAMS,
+                           strz(HDRFIELD_NAME, a[1]),
+                           strz(HDRFIELD_PARSER_NAME, "parser1"),
+                           attr(HDRFIELD_DATA, meta_size())))))
+    else:
+        print(f"p4nl.py: unknown scenario {sc}", file=sys.stderr)
+        return 2
+    return talk(msg)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
