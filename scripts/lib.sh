@@ -81,22 +81,46 @@ tree_make_pristine() {
 }
 
 # tree_apply_patches SRC PATCHDIR STAMP: when the series in PATCHDIR
-# changed, return the tree's tracked files to pristine and apply the new
-# series (sorted by name).  git rewrites only files that differ.
+# changed, bring the tree's tracked files to pristine + the new series
+# (sorted by name).  The series is applied to a scratch index first; then
+# only files whose bytes differ from that result are rewritten, so a patch
+# edit rebuilds what it changes, not everything the series touches.
 tree_apply_patches() {
-	local src=$1 dir=$2 stamp=$3 p h
-	local patches=()
+	local src=$1 dir=$2 stamp=$3 p h f
+	local patches=() idx
 	while IFS= read -r -d '' p; do patches+=("$p"); done \
 		< <(find "$dir" -name '*.patch' -print0 2>/dev/null | sort -z)
 	h=$(hash_of "${patches[@]}")
 	[ "$(cat "$stamp" 2>/dev/null)" = "$h" ] && return 0
 	say "applying ${#patches[@]} patches from ${dir#"$top"/}"
 	rm -f "$stamp"
-	git_in "$src" reset -q --hard pristine
+	idx=$(mktemp "$build/.series-index.XXXXXX")
+	rm -f "$idx"
+	GIT_INDEX_FILE=$idx git_in "$src" read-tree pristine
 	for p in "${patches[@]}"; do
-		git_in "$src" apply --whitespace=nowarn "$p" >"$logs/$step-patch.log" 2>&1 ||
+		GIT_INDEX_FILE=$idx git_in "$src" apply --cached --whitespace=nowarn "$p" \
+			>"$logs/$step-patch.log" 2>&1 || {
+			rm -f "$idx"
 			die "patch ${p#"$top"/} does not apply (see $logs/$step-patch.log)"
+		}
 	done
+	# Files the old or the new series touch: write those that differ.
+	{ git_in "$src" diff --name-only pristine
+	  GIT_INDEX_FILE=$idx git_in "$src" diff --cached --name-only pristine
+	} | sort -u | while IFS= read -r f; do
+		if GIT_INDEX_FILE=$idx git_in "$src" cat-file -e ":$f" 2>/dev/null; then
+			GIT_INDEX_FILE=$idx git_in "$src" show ":$f" >"$idx.file"
+			if ! cmp -s "$idx.file" "$src/$f"; then
+				mkdir -p "$(dirname "$src/$f")"
+				cat "$idx.file" >"$src/$f"	# keeps the file's mode
+			fi
+		else
+			rm -f "$src/$f"	# a file the new series deletes
+		fi
+	done
+	rm -f "$idx" "$idx.file"
+	# The real index follows the tree (git status shows the series).
+	git_in "$src" read-tree pristine
 	echo "$h" >"$stamp"
 }
 

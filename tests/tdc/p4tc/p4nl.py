@@ -91,7 +91,7 @@ def talk(msg):
                     print("ok")
                     return 0
                 print("Error: " + extack(data[off:off + ln], flags) +
-                      f" ({os.strerror(-err)})")
+                      f" ({os.strerror(-err)})", file=sys.stderr)
                 return 255
             off += (ln + 3) & ~3
 

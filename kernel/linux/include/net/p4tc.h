@@ -296,7 +296,7 @@ int tcf_parser_check_sealable(struct p4tc_pipeline *pipeline,
  */
 struct p4tc_register {
 	struct p4tc_template_common common;
-	spinlock_t reg_value_lock;
+	spinlock_t reg_value_lock;	/* guards reg_value */
 	void *reg_value;
 	u32 reg_num_elems;
 	u32 reg_id;

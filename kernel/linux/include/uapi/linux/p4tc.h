@@ -48,6 +48,7 @@ enum {
 	P4TC_ROOT_PNAME,	/* string: pipeline name */
 	__P4TC_ROOT_MAX,
 };
+
 #define P4TC_ROOT_MAX (__P4TC_ROOT_MAX - 1)
 
 /* Attributes of one object */
@@ -57,6 +58,7 @@ enum {
 	P4TC_PARAMS,		/* nested: the object kind's attributes */
 	__P4TC_MAX,
 };
+
 #define P4TC_MAX (__P4TC_MAX - 1)
 
 /* Object kinds (struct p4tcmsg obj) */
@@ -72,6 +74,7 @@ enum {
 	P4TC_OBJ_HEADER,	/* parse graph node */
 	__P4TC_OBJ_MAX,
 };
+
 #define P4TC_OBJ_MAX (__P4TC_OBJ_MAX - 1)
 
 /* Pipeline attributes */
@@ -86,6 +89,7 @@ enum {
 	P4TC_PIPELINE_CURR_TABLES,	/* u16, read only */
 	__P4TC_PIPELINE_MAX
 };
+
 #define P4TC_PIPELINE_MAX (__P4TC_PIPELINE_MAX - 1)
 
 /* Pipeline states */
@@ -110,6 +114,7 @@ enum {
 	P4TC_META_PREALLOC,	/* u32, reserved */
 	__P4TC_META_MAX
 };
+
 #define P4TC_META_MAX (__P4TC_META_MAX - 1)
 
 /* Metadata of the "kernel" pipeline (pipeid 0): fields of the skb */
@@ -137,6 +142,7 @@ enum {
 	P4TC_KERNEL_META_DIRECTION,	/* bit1: 0 ingress, 1 egress */
 	__P4TC_KERNEL_META_MAX
 };
+
 #define P4TC_KERNEL_META_MAX (__P4TC_KERNEL_META_MAX - 1)
 
 /* Type and bit slice of a header field */
@@ -157,6 +163,7 @@ enum {
 	P4TC_HDRFIELD_OFFSET,		/* u16: first bit inside its header */
 	__P4TC_HDRFIELD_MAX
 };
+
 #define P4TC_HDRFIELD_MAX (__P4TC_HDRFIELD_MAX - 1)
 
 /* Where a parse goes after a header: a header name, or one of these */
@@ -185,6 +192,7 @@ enum {
 	P4TC_HEADER_DEFAULT_NEXT,	/* string: header, accept or reject */
 	__P4TC_HEADER_MAX
 };
+
 #define P4TC_HEADER_MAX (__P4TC_HEADER_MAX - 1)
 
 /* One transition: when (select & mask) == value, go to next */
@@ -195,6 +203,7 @@ enum {
 	P4TC_TRANS_NEXT,	/* string: header, accept or reject */
 	__P4TC_TRANS_MAX
 };
+
 #define P4TC_TRANS_MAX (__P4TC_TRANS_MAX - 1)
 
 /* Type, slice and size of a register */
@@ -218,6 +227,7 @@ enum {
 	P4TC_REGISTER_VALUES,	/* nested: every element (get) */
 	__P4TC_REGISTER_MAX
 };
+
 #define P4TC_REGISTER_MAX (__P4TC_REGISTER_MAX - 1)
 
 /* P4 types */
@@ -252,6 +262,7 @@ enum {
 	P4T_KEY,
 	__P4T_MAX,
 };
+
 #define P4T_MAX (__P4T_MAX - 1)
 
 #define P4TC_RTA(r) \

@@ -898,8 +898,7 @@ static bool header_graph_loops(struct p4tc_header *self,
 	return g->default_next && header_reaches(g->default_next, self, 1);
 }
 
-/*
- * Resolve and check the graph attributes of @tb onto @g (which starts as
+/* Resolve and check the graph attributes of @tb onto @g (which starts as
  * the header's current state).  @self is NULL for a header being created.
  */
 static int header_parse_graph(struct p4tc_parser *parser,

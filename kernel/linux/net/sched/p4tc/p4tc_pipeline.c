@@ -649,8 +649,7 @@ static __net_init int pipeline_init_net(struct net *net)
 	return 0;
 }
 
-/*
- * Runs before the namespace's devices and actions go: the pipelines'
+/* Runs before the namespace's devices and actions go: the pipelines'
  * bound actions are given back while their IDRs still exist.  Users
  * (filters) of the namespace are gone or going, so pins are ignored.
  */

@@ -50,8 +50,8 @@ static const struct p4tc_template_ops *p4tc_ops[P4TC_OBJ_MAX + 1] = {
 	[P4TC_OBJ_HEADER] = &p4tc_header_ops,
 };
 
-static const struct p4tc_template_ops *p4tc_obj_ops(u32 obj,
-						     struct netlink_ext_ack *extack)
+static const struct p4tc_template_ops *
+p4tc_obj_ops(u32 obj, struct netlink_ext_ack *extack)
 {
 	if (obj > P4TC_OBJ_MAX || !p4tc_ops[obj]) {
 		NL_SET_ERR_MSG(extack, "Unknown P4TC template object type");
