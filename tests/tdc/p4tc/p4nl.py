@@ -3,8 +3,8 @@
 
 The tdc cases use it for what tc refuses before the kernel sees it (names
 over 255 bytes, malformed attributes, batches of many objects), so that the
-kernel's own checks are exercised.  Prints "ok" or "Error: MESSAGE" (the
-kernel's extended ack) and exits 0 or 255, like tc.
+kernel's own checks are exercised.  Prints "ok", or "Error: MESSAGE" (the
+kernel's extended ack) on stderr, and exits 0 or 255, like tc.
 
     p4nl.py SCENARIO [ARGS...]
 
