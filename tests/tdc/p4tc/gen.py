@@ -489,6 +489,14 @@ rq.case("request: tc refuses an unknown attribute",
         [], f"{P} create pipeline/ptest colour blue",
         f"{P} create pipeline/ptest colour blue 2>&1; {P} get pipeline/",
         r'unknown pipeline argument "colour"', code=255)
+rq.case("request: creates are notified to RTNLGRP_TC",
+        [], "$P4NL notify ptest", "$P4NL notify ptest2",
+        r"^ok\nnotified type 124 obj 1 pipeid \d+ pname ptest2$",
+        pipes=("ptest", "ptest2"))
+rq.case("request: NLM_F_ECHO echoes the created object",
+        [], "$P4NL echo ptest", "$P4NL echo ptest2",
+        r"^echoed type 124 obj 1 pipeid \d+ pname ptest2$",
+        pipes=("ptest", "ptest2"))
 rq.case("namespace: pipelines are per network namespace",
         [["$IP netns del p4tcns", 0, 1, 255], "$IP netns add p4tcns",
          f"$IP netns exec p4tcns {P} create pipeline/pns"],

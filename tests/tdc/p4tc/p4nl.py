@@ -26,6 +26,10 @@ Scenarios:
     short-header              a message shorter than struct p4tcmsg
     empty-name                create a pipeline named ""
     hdrfield-raw PIPE NAME    create a hdrfield named NAME (parser1, bit8)
+    notify PIPE               create pipeline PIPE while listening to
+                              RTNLGRP_TC; print the notification
+    echo PIPE                 create pipeline PIPE with NLM_F_ECHO; print
+                              the echoed message
 """
 
 import os
@@ -75,6 +79,47 @@ def message(mtype, flags, obj, attrs, pipeid=0, raw_hdr=None):
                        flags | NLM_F_REQUEST | NLM_F_ACK, 1, 0) + body
 
 
+RTNLGRP_TC = 4
+NLM_F_ECHO = 8
+
+
+def describe(data):
+    """One line for a template message: type, object, pipeline name."""
+    ln, typ, flags, seq, pid = struct.unpack_from("=IHHII", data, 0)
+    pipeid, obj = struct.unpack_from("=II", data, 16)
+    name = "?"
+    off = 24
+    while off + 4 <= ln:
+        alen, atype = struct.unpack_from("=HH", data, off)
+        if alen < 4:
+            break
+        if atype & 0x3fff == P4TC_ROOT_PNAME:
+            name = data[off + 4:off + alen].split(b"\0")[0].decode()
+        off += (alen + 3) & ~3
+    return f"type {typ} obj {obj} pipeid {pipeid} pname {name}"
+
+
+def notify_or_echo(pipe, echo):
+    listen = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_ROUTE)
+    listen.bind((0, 0 if echo else 1 << (RTNLGRP_TC - 1)))
+    msg = message(RTM_CREATEP4TEMPLATE, NLM_F_CREATE | NLM_F_EXCL |
+                  (NLM_F_ECHO if echo else 0), OBJ_PIPELINE,
+                  strz(P4TC_ROOT_PNAME, pipe) +
+                  nest(P4TC_ROOT, nest(1, nest(P4TC_PARAMS))))
+    if echo:
+        listen.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+        listen.send(msg)
+    elif talk(msg):
+        return 255
+    listen.settimeout(5)
+    while True:
+        data = listen.recv(65536)
+        typ = struct.unpack_from("=H", data, 4)[0]
+        if typ == RTM_CREATEP4TEMPLATE:
+            print(("echoed " if echo else "notified ") + describe(data))
+            return 0
+
+
 def talk(msg):
     s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_ROUTE)
     s.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
@@ -122,6 +167,8 @@ def main(argv):
         return 2
     sc, a = argv[0], argv[1:]
     create = NLM_F_CREATE | NLM_F_EXCL
+    if sc in ("notify", "echo"):
+        return notify_or_echo(a[0], sc == "echo")
     if sc == "batch-meta":
         pipe, n = a[0], int(a[1])
         dup = len(a) > 2
