@@ -22,6 +22,7 @@
 #include <uapi/linux/p4tc.h>
 
 #define P4TC_DEFAULT_NUM_TABLES P4TC_MINTABLES_COUNT
+#define P4TC_TMPL_MAXATTR 15	/* the most attributes of an object kind */
 #define P4TC_DEFAULT_MAX_RULES 1
 #define P4TC_KERNEL_PIPEID 0
 #define P4TC_KERNEL_PIPENAME "kernel"
@@ -54,12 +55,20 @@ struct p4tc_pipeline;
 /**
  * struct p4tc_template_ops - what an object kind supplies
  * @cu: create, or update when the message has NLM_F_REPLACE; fills in the
- *	ids and the pipeline name of what it found or made
+ *	ids and the pipeline name of what it found or made.  Kinds that live
+ *	in a pipeline leave it NULL and give @policy, @maxattr, @create and
+ *	@update: the generic code parses the attributes and finds the
+ *	(unsealed) pipeline first
+ * @policy: attribute policy of the kind's P4TC_PARAMS
+ * @maxattr: highest attribute of @policy, P4TC_TMPL_MAXATTR at most
+ * @create: make an object in @pipeline from attributes @tb
+ * @update: change the object of @pipeline that @tb and @ids name
  * @put: destroy an object @cu just created (a later object of the same
  *	batch failed)
  * @gd: get or delete the object named by @nla and @ids, writing it into
  *	@skb; delete with NLM_F_ROOT and no name or id flushes
- * @fill_nlmsg: write the attributes of @tmpl
+ * @fill: write the path and attributes of @tmpl; -EMSGSIZE when they do
+ *	not fit (the caller drops the partial attributes)
  * @dump: write up to P4TC_MSGBATCH_SIZE objects after @ctx; returns the
  *	bytes written, 0 when there was nothing left
  */
@@ -69,14 +78,20 @@ struct p4tc_template_ops {
 					   struct p4tc_nl_pname *nl_pname,
 					   u32 *ids,
 					   struct netlink_ext_ack *extack);
+	const struct nla_policy *policy;
+	int maxattr;
+	struct p4tc_template_common *(*create)(struct p4tc_pipeline *pipeline,
+					       struct nlattr **tb, u32 *ids,
+					       struct netlink_ext_ack *extack);
+	struct p4tc_template_common *(*update)(struct p4tc_pipeline *pipeline,
+					       struct nlattr **tb, u32 *ids,
+					       struct netlink_ext_ack *extack);
 	int (*put)(struct net *net, struct p4tc_template_common *tmpl,
 		   struct netlink_ext_ack *extack);
 	int (*gd)(struct net *net, struct sk_buff *skb, struct nlmsghdr *n,
 		  struct nlattr *nla, struct p4tc_nl_pname *nl_pname, u32 *ids,
 		  struct netlink_ext_ack *extack);
-	int (*fill_nlmsg)(struct net *net, struct sk_buff *skb,
-			  struct p4tc_template_common *tmpl,
-			  struct netlink_ext_ack *extack);
+	int (*fill)(struct sk_buff *skb, struct p4tc_template_common *tmpl);
 	int (*dump)(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
 		    struct nlattr *nla, char **p_name, u32 *ids,
 		    struct netlink_ext_ack *extack);
@@ -308,7 +323,36 @@ struct p4tc_register {
 
 void tcf_register_purge(struct p4tc_pipeline *pipeline);
 
-/* Helpers of the generic template code, for the object kinds */
+/*
+ * Helpers of the generic template code, for the object kinds.  Their IDRs
+ * hold objects whose first member is their struct p4tc_template_common.
+ */
+
+/* What a failed lookup says, per object kind */
+struct p4tc_find_msgs {
+	const char *no_id;	/* the id names nothing */
+	const char *mismatch;	/* name and id name different objects */
+	const char *no_key;	/* neither name nor id given */
+	const char *no_name;	/* the name names nothing */
+};
+
+struct p4tc_template_common *p4tc_tmpl_find_byname(struct idr *idr,
+						   const char *name);
+struct p4tc_template_common *
+p4tc_tmpl_find_byany(struct idr *idr, const char *name, u32 id,
+		     const struct p4tc_find_msgs *msgs,
+		     struct netlink_ext_ack *extack);
+int p4tc_tmpl_alloc_id(struct idr *idr, void *obj, u32 *id,
+		       struct netlink_ext_ack *extack);
+struct p4tc_pipeline *p4tc_req_pipeline(struct net *net,
+					struct p4tc_nl_pname *nl_pname,
+					u32 *ids, bool write,
+					struct netlink_ext_ack *extack);
+struct p4tc_pipeline *p4tc_dump_pipeline(struct sk_buff *skb, char **p_name,
+					 u32 *ids,
+					 struct netlink_ext_ack *extack);
+int p4tc_tmpl_fill(struct sk_buff *skb, struct p4tc_template_common *tmpl,
+		   struct netlink_ext_ack *extack);
 int tcf_p4_tmpl_generic_dump(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
 			     struct idr *idr, int idx,
 			     int (*dump_1)(struct sk_buff *skb,

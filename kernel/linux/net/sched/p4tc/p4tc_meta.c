@@ -11,12 +11,18 @@
 #include <linux/string.h>
 #include <net/netlink.h>
 #include <net/p4tc.h>
-#include <net/sock.h>
 
 static const struct nla_policy p4tc_meta_policy[P4TC_META_MAX + 1] = {
 	[P4TC_META_NAME] = { .type = NLA_STRING, .len = METANAMSIZ - 1 },
 	[P4TC_META_SIZE] = NLA_POLICY_EXACT_LEN(sizeof(struct p4tc_meta_size_params)),
 	[P4TC_META_PREALLOC] = { .type = NLA_REJECT },
+};
+
+static const struct p4tc_find_msgs meta_msgs = {
+	.no_id = "Unable to find metadata by id",
+	.mismatch = "Metadata name and id name different metadata",
+	.no_key = "Must specify metadata name or id",
+	.no_name = "Metadata name not found",
 };
 
 struct p4tc_metadata *tcf_meta_find_byid(struct p4tc_pipeline *pipeline,
@@ -28,45 +34,21 @@ struct p4tc_metadata *tcf_meta_find_byid(struct p4tc_pipeline *pipeline,
 struct p4tc_metadata *tcf_meta_find_byname(struct p4tc_pipeline *pipeline,
 					   const char *m_name)
 {
-	struct p4tc_metadata *meta;
-	unsigned long tmp, id;
+	struct p4tc_template_common *common;
 
-	idr_for_each_entry_ul(&pipeline->p_meta_idr, meta, tmp, id) {
-		if (!strcmp(meta->common.name, m_name))
-			return meta;
-	}
-	return NULL;
+	common = p4tc_tmpl_find_byname(&pipeline->p_meta_idr, m_name);
+	return common ? to_meta(common) : NULL;
 }
 
 static struct p4tc_metadata *tcf_meta_find_byany(struct p4tc_pipeline *pipeline,
 						 const char *m_name, u32 m_id,
 						 struct netlink_ext_ack *extack)
 {
-	struct p4tc_metadata *meta;
+	struct p4tc_template_common *common;
 
-	if (m_id) {
-		meta = tcf_meta_find_byid(pipeline, m_id);
-		if (!meta) {
-			NL_SET_ERR_MSG(extack, "Unable to find metadata by id");
-			return ERR_PTR(-ENOENT);
-		}
-		if (m_name && strcmp(meta->common.name, m_name)) {
-			NL_SET_ERR_MSG(extack,
-				       "Metadata name and id name different metadata");
-			return ERR_PTR(-EINVAL);
-		}
-		return meta;
-	}
-	if (!m_name) {
-		NL_SET_ERR_MSG(extack, "Must specify metadata name or id");
-		return ERR_PTR(-EINVAL);
-	}
-	meta = tcf_meta_find_byname(pipeline, m_name);
-	if (!meta) {
-		NL_SET_ERR_MSG(extack, "Metadata name not found");
-		return ERR_PTR(-ENOENT);
-	}
-	return meta;
+	common = p4tc_tmpl_find_byany(&pipeline->p_meta_idr, m_name, m_id,
+				      &meta_msgs, extack);
+	return IS_ERR(common) ? ERR_CAST(common) : to_meta(common);
 }
 
 static unsigned int meta_container_bits(u8 datatype)
@@ -135,10 +117,11 @@ void tcf_meta_purge(struct p4tc_pipeline *pipeline)
 	pipeline->p_meta_bits = 0;
 }
 
-static struct p4tc_metadata *tcf_meta_create(struct p4tc_pipeline *pipeline,
-					     struct nlattr **tb, u32 m_id,
-					     struct netlink_ext_ack *extack)
+static struct p4tc_template_common *
+tcf_meta_create(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
+		struct netlink_ext_ack *extack)
 {
+	u32 m_id = ids[P4TC_MID_IDX];
 	const struct p4tc_meta_size_params *sz;
 	struct p4tc_metadata *meta;
 	const char *m_name;
@@ -180,16 +163,8 @@ static struct p4tc_metadata *tcf_meta_create(struct p4tc_pipeline *pipeline,
 	if (!meta)
 		return ERR_PTR(-ENOMEM);
 
-	if (m_id) {
-		ret = idr_alloc_u32(&pipeline->p_meta_idr, &meta->common, &m_id,
-				    m_id, GFP_KERNEL);
-	} else {
-		m_id = 1;
-		ret = idr_alloc_u32(&pipeline->p_meta_idr, &meta->common, &m_id,
-				    UINT_MAX, GFP_KERNEL);
-	}
+	ret = p4tc_tmpl_alloc_id(&pipeline->p_meta_idr, meta, &m_id, extack);
 	if (ret < 0) {
-		NL_SET_ERR_MSG(extack, "Unable to allocate metadata id");
 		kfree(meta);
 		return ERR_PTR(ret);
 	}
@@ -203,12 +178,12 @@ static struct p4tc_metadata *tcf_meta_create(struct p4tc_pipeline *pipeline,
 	meta->m_datatype = sz->datatype;
 	refcount_set(&meta->m_ref, 1);
 	pipeline->p_meta_bits += bits;
-	return meta;
+	return &meta->common;
 }
 
-static struct p4tc_metadata *tcf_meta_update(struct p4tc_pipeline *pipeline,
-					     struct nlattr **tb, u32 m_id,
-					     struct netlink_ext_ack *extack)
+static struct p4tc_template_common *
+tcf_meta_update(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
+		struct netlink_ext_ack *extack)
 {
 	const char *m_name = tb[P4TC_META_NAME] ?
 			     nla_data(tb[P4TC_META_NAME]) : NULL;
@@ -217,11 +192,11 @@ static struct p4tc_metadata *tcf_meta_update(struct p4tc_pipeline *pipeline,
 	unsigned int old_bits, bits;
 	int ret;
 
-	meta = tcf_meta_find_byany(pipeline, m_name, m_id, extack);
+	meta = tcf_meta_find_byany(pipeline, m_name, ids[P4TC_MID_IDX], extack);
 	if (IS_ERR(meta))
-		return meta;
+		return ERR_CAST(meta);
 	if (!tb[P4TC_META_SIZE])
-		return meta;
+		return &meta->common;
 
 	if (refcount_read(&meta->m_ref) > 1) {
 		NL_SET_ERR_MSG(extack, "Metadata is in use by an action");
@@ -243,46 +218,13 @@ static struct p4tc_metadata *tcf_meta_update(struct p4tc_pipeline *pipeline,
 	meta->m_startbit = sz->startbit;
 	meta->m_endbit = sz->endbit;
 	meta->m_datatype = sz->datatype;
-	return meta;
-}
-
-static struct p4tc_template_common *
-tcf_meta_cu(struct net *net, struct nlmsghdr *n, struct nlattr *nla,
-	    struct p4tc_nl_pname *nl_pname, u32 *ids,
-	    struct netlink_ext_ack *extack)
-{
-	const char *p_name = nl_pname->passed ? nl_pname->data : NULL;
-	struct nlattr *tb[P4TC_META_MAX + 1];
-	struct p4tc_pipeline *pipeline;
-	struct p4tc_metadata *meta;
-	int ret;
-
-	ret = nla_parse_nested(tb, P4TC_META_MAX, nla, p4tc_meta_policy,
-			       extack);
-	if (ret < 0)
-		return ERR_PTR(ret);
-
-	pipeline = tcf_pipeline_find_byany_unsealed(net, p_name,
-						    ids[P4TC_PID_IDX], extack);
-	if (IS_ERR(pipeline))
-		return ERR_CAST(pipeline);
-
-	if (n->nlmsg_flags & NLM_F_REPLACE)
-		meta = tcf_meta_update(pipeline, tb, ids[P4TC_MID_IDX], extack);
-	else
-		meta = tcf_meta_create(pipeline, tb, ids[P4TC_MID_IDX], extack);
-	if (IS_ERR(meta))
-		return ERR_CAST(meta);
-
-	strscpy(nl_pname->data, pipeline->common.name, PIPELINENAMSIZ);
-	ids[P4TC_PID_IDX] = pipeline->common.p_id;
-	ids[P4TC_MID_IDX] = meta->m_id;
 	return &meta->common;
 }
 
-static int tcf_meta_fill_1(struct sk_buff *skb,
-			   const struct p4tc_metadata *meta)
+static int tcf_meta_fill(struct sk_buff *skb,
+			 struct p4tc_template_common *tmpl)
 {
+	const struct p4tc_metadata *meta = to_meta(tmpl);
 	struct p4tc_meta_size_params sz = {
 		.startbit = meta->m_startbit,
 		.endbit = meta->m_endbit,
@@ -299,20 +241,6 @@ static int tcf_meta_fill_1(struct sk_buff *skb,
 	    nla_put(skb, P4TC_META_SIZE, sizeof(sz), &sz))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
-	return 0;
-}
-
-static int tcf_meta_fill_nlmsg(struct net *net, struct sk_buff *skb,
-			       struct p4tc_template_common *tmpl,
-			       struct netlink_ext_ack *extack)
-{
-	unsigned char *b = nlmsg_get_pos(skb);
-
-	if (tcf_meta_fill_1(skb, to_meta(tmpl))) {
-		nlmsg_trim(skb, b);
-		NL_SET_ERR_MSG(extack, "Metadata does not fit in the reply");
-		return -EMSGSIZE;
-	}
 	return 0;
 }
 
@@ -340,7 +268,6 @@ static int tcf_meta_gd(struct net *net, struct sk_buff *skb,
 		       struct p4tc_nl_pname *nl_pname, u32 *ids,
 		       struct netlink_ext_ack *extack)
 {
-	const char *p_name = nl_pname->passed ? nl_pname->data : NULL;
 	struct nlattr *tb[P4TC_META_MAX + 1] = {};
 	bool del = n->nlmsg_type == RTM_DELP4TEMPLATE;
 	struct p4tc_pipeline *pipeline;
@@ -355,17 +282,9 @@ static int tcf_meta_gd(struct net *net, struct sk_buff *skb,
 			return ret;
 	}
 
-	if (del)
-		pipeline = tcf_pipeline_find_byany_unsealed(net, p_name,
-							    ids[P4TC_PID_IDX],
-							    extack);
-	else
-		pipeline = tcf_pipeline_find_byany(net, p_name,
-						   ids[P4TC_PID_IDX], extack);
+	pipeline = p4tc_req_pipeline(net, nl_pname, ids, del, extack);
 	if (IS_ERR(pipeline))
 		return PTR_ERR(pipeline);
-	strscpy(nl_pname->data, pipeline->common.name, PIPELINENAMSIZ);
-	ids[P4TC_PID_IDX] = pipeline->common.p_id;
 
 	m_name = tb[P4TC_META_NAME] ? nla_data(tb[P4TC_META_NAME]) : NULL;
 	if (del && (n->nlmsg_flags & NLM_F_ROOT) && !m_name &&
@@ -377,7 +296,7 @@ static int tcf_meta_gd(struct net *net, struct sk_buff *skb,
 	if (IS_ERR(meta))
 		return PTR_ERR(meta);
 
-	ret = tcf_meta_fill_nlmsg(net, skb, &meta->common, extack);
+	ret = p4tc_tmpl_fill(skb, &meta->common, extack);
 	if (ret < 0)
 		return ret;
 	ids[P4TC_MID_IDX] = meta->m_id;
@@ -387,34 +306,17 @@ static int tcf_meta_gd(struct net *net, struct sk_buff *skb,
 	return 0;
 }
 
-static int tcf_meta_dump_1(struct sk_buff *skb,
-			   struct p4tc_template_common *common)
-{
-	unsigned char *b = nlmsg_get_pos(skb);
-
-	if (tcf_meta_fill_1(skb, to_meta(common))) {
-		nlmsg_trim(skb, b);
-		return -EMSGSIZE;
-	}
-	return 0;
-}
-
 static int tcf_meta_dump(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
 			 struct nlattr *nla, char **p_name, u32 *ids,
 			 struct netlink_ext_ack *extack)
 {
-	struct net *net = sock_net(skb->sk);
 	struct p4tc_pipeline *pipeline;
 
-	pipeline = tcf_pipeline_find_byany(net, *p_name, ids[P4TC_PID_IDX],
-					   extack);
+	pipeline = p4tc_dump_pipeline(skb, p_name, ids, extack);
 	if (IS_ERR(pipeline))
 		return PTR_ERR(pipeline);
-	*p_name = pipeline->common.name;
-	ids[P4TC_PID_IDX] = pipeline->common.p_id;
-
 	return tcf_p4_tmpl_generic_dump(skb, ctx, &pipeline->p_meta_idr,
-					P4TC_MID_IDX, tcf_meta_dump_1, extack);
+					P4TC_MID_IDX, tcf_meta_fill, extack);
 }
 
 /* The skb fields the kernel pipeline offers; see P4TC_KERNEL_META_*. */
@@ -477,8 +379,8 @@ int __init tcf_meta_init_kernel(struct p4tc_pipeline *kernel_pipeline)
 				    meta->m_id != P4TC_KERNEL_META_SKBPRIO &&
 				    meta->m_id != P4TC_KERNEL_META_SKBHASH;
 		refcount_set(&meta->m_ref, 1);
-		ret = idr_alloc_u32(&kernel_pipeline->p_meta_idr, &meta->common,
-				    &id, id, GFP_KERNEL);
+		ret = idr_alloc_u32(&kernel_pipeline->p_meta_idr, meta, &id, id,
+				    GFP_KERNEL);
 		if (ret < 0) {
 			kfree(meta);
 			return ret;
@@ -488,8 +390,11 @@ int __init tcf_meta_init_kernel(struct p4tc_pipeline *kernel_pipeline)
 }
 
 const struct p4tc_template_ops p4tc_meta_ops = {
-	.cu = tcf_meta_cu,
-	.fill_nlmsg = tcf_meta_fill_nlmsg,
+	.policy = p4tc_meta_policy,
+	.maxattr = P4TC_META_MAX,
+	.create = tcf_meta_create,
+	.update = tcf_meta_update,
+	.fill = tcf_meta_fill,
 	.gd = tcf_meta_gd,
 	.put = tcf_meta_put,
 	.dump = tcf_meta_dump,

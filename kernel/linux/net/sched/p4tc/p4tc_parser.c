@@ -133,35 +133,22 @@ static void tcf_parser_put_if_empty(struct p4tc_pipeline *pipeline)
 	kfree(parser);
 }
 
-static int tcf_parser_alloc_id(struct idr *idr, void *obj, u32 *id,
-			       struct netlink_ext_ack *extack)
-{
-	int ret;
-
-	if (*id) {
-		ret = idr_alloc_u32(idr, obj, id, *id, GFP_KERNEL);
-	} else {
-		*id = 1;
-		ret = idr_alloc_u32(idr, obj, id, UINT_MAX, GFP_KERNEL);
-	}
-	if (ret < 0)
-		NL_SET_ERR_MSG(extack, "Unable to allocate id");
-	return ret;
-}
-
 /* Header fields */
+
+static const struct p4tc_find_msgs hdrfield_msgs = {
+	.no_id = "Unable to find header field by id",
+	.mismatch = "Header field name and id name different fields",
+	.no_key = "Must specify header field name or id",
+	.no_name = "Header field name not found",
+};
 
 struct p4tc_hdrfield *tcf_hdrfield_find_byname(struct p4tc_parser *parser,
 					       const char *name)
 {
-	struct p4tc_hdrfield *field;
-	unsigned long tmp, id;
+	struct p4tc_template_common *common;
 
-	idr_for_each_entry_ul(&parser->hdrfield_idr, field, tmp, id) {
-		if (!strcmp(field->common.name, name))
-			return field;
-	}
-	return NULL;
+	common = p4tc_tmpl_find_byname(&parser->hdrfield_idr, name);
+	return common ? to_hdrfield(common) : NULL;
 }
 
 /* Field @fname ("ihl") of header @hdr ("ipv4"). */
@@ -215,31 +202,11 @@ static struct p4tc_hdrfield *
 tcf_hdrfield_find_byany(struct p4tc_parser *parser, const char *name, u32 id,
 			struct netlink_ext_ack *extack)
 {
-	struct p4tc_hdrfield *field;
+	struct p4tc_template_common *common;
 
-	if (id) {
-		field = idr_find(&parser->hdrfield_idr, id);
-		if (!field) {
-			NL_SET_ERR_MSG(extack, "Unable to find header field by id");
-			return ERR_PTR(-ENOENT);
-		}
-		if (name && strcmp(field->common.name, name)) {
-			NL_SET_ERR_MSG(extack,
-				       "Header field name and id name different fields");
-			return ERR_PTR(-EINVAL);
-		}
-		return field;
-	}
-	if (!name) {
-		NL_SET_ERR_MSG(extack, "Must specify header field name or id");
-		return ERR_PTR(-EINVAL);
-	}
-	field = tcf_hdrfield_find_byname(parser, name);
-	if (!field) {
-		NL_SET_ERR_MSG(extack, "Header field name not found");
-		return ERR_PTR(-ENOENT);
-	}
-	return field;
+	common = p4tc_tmpl_find_byany(&parser->hdrfield_idr, name, id,
+				      &hdrfield_msgs, extack);
+	return IS_ERR(common) ? ERR_CAST(common) : to_hdrfield(common);
 }
 
 /* Check type and placement of a field of header @hdr (may be NULL). */
@@ -300,7 +267,13 @@ static int tcf_hdrfield_put(struct net *net, struct p4tc_template_common *tmpl,
 	return __tcf_hdrfield_put(pipeline, to_hdrfield(tmpl), extack);
 }
 
-static struct p4tc_hdrfield *
+/* The parser id a create or update names: an attribute, or the path */
+static u32 tcf_parser_id(struct nlattr *attr, const u32 *ids)
+{
+	return attr ? nla_get_u32(attr) : ids[P4TC_PARSEID_IDX];
+}
+
+static struct p4tc_template_common *
 tcf_hdrfield_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		    u32 *ids, struct netlink_ext_ack *extack)
 {
@@ -348,7 +321,9 @@ tcf_hdrfield_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		return ERR_PTR(ret);
 
 	parser = tcf_parser_get_or_create(pipeline, pname,
-					  ids[P4TC_PARSEID_IDX], extack);
+					  tcf_parser_id(tb[P4TC_HDRFIELD_PARSER_ID],
+							ids),
+					  extack);
 	if (IS_ERR(parser))
 		return ERR_CAST(parser);
 
@@ -357,7 +332,7 @@ tcf_hdrfield_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		ret = -ENOMEM;
 		goto put_parser;
 	}
-	ret = tcf_parser_alloc_id(&parser->hdrfield_idr, field, &id, extack);
+	ret = p4tc_tmpl_alloc_id(&parser->hdrfield_idr, field, &id, extack);
 	if (ret < 0) {
 		kfree(field);
 		goto put_parser;
@@ -378,14 +353,14 @@ tcf_hdrfield_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		refcount_inc(&hdr->hdr_ref);
 	}
 	parser->num_objects++;
-	return field;
+	return &field->common;
 
 put_parser:
 	tcf_parser_put_if_empty(pipeline);
 	return ERR_PTR(ret);
 }
 
-static struct p4tc_hdrfield *
+static struct p4tc_template_common *
 tcf_hdrfield_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		    u32 *ids, struct netlink_ext_ack *extack)
 {
@@ -399,13 +374,15 @@ tcf_hdrfield_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	u16 offset;
 	int ret;
 
-	parser = tcf_parser_find(pipeline, pname, ids[P4TC_PARSEID_IDX], extack);
+	parser = tcf_parser_find(pipeline, pname,
+				 tcf_parser_id(tb[P4TC_HDRFIELD_PARSER_ID], ids),
+				 extack);
 	if (IS_ERR(parser))
 		return ERR_CAST(parser);
 	field = tcf_hdrfield_find_byany(parser, name, ids[P4TC_HDRFIELDID_IDX],
 					extack);
 	if (IS_ERR(field))
-		return field;
+		return ERR_CAST(field);
 	if (refcount_read(&field->hdrfield_ref) > 1) {
 		NL_SET_ERR_MSG(extack,
 			       "Header field is in use (by its header or an action)");
@@ -427,71 +404,13 @@ tcf_hdrfield_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	field->endbit = ty.endbit;
 	field->datatype = ty.datatype;
 	field->offset = offset;
-	return field;
-}
-
-static struct p4tc_pipeline *tcf_parser_pipeline(struct net *net,
-						 struct p4tc_nl_pname *nl_pname,
-						 u32 *ids, bool write,
-						 struct netlink_ext_ack *extack)
-{
-	const char *p_name = nl_pname->passed ? nl_pname->data : NULL;
-	struct p4tc_pipeline *pipeline;
-
-	if (write)
-		pipeline = tcf_pipeline_find_byany_unsealed(net, p_name,
-							    ids[P4TC_PID_IDX],
-							    extack);
-	else
-		pipeline = tcf_pipeline_find_byany(net, p_name,
-						   ids[P4TC_PID_IDX], extack);
-	if (IS_ERR(pipeline))
-		return pipeline;
-	if (write && !pipeline->common.p_id) {
-		NL_SET_ERR_MSG(extack, "The kernel pipeline has no parser");
-		return ERR_PTR(-EPERM);
-	}
-	strscpy(nl_pname->data, pipeline->common.name, PIPELINENAMSIZ);
-	ids[P4TC_PID_IDX] = pipeline->common.p_id;
-	return pipeline;
-}
-
-static struct p4tc_template_common *
-tcf_hdrfield_cu(struct net *net, struct nlmsghdr *n, struct nlattr *nla,
-		struct p4tc_nl_pname *nl_pname, u32 *ids,
-		struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[P4TC_HDRFIELD_MAX + 1];
-	struct p4tc_pipeline *pipeline;
-	struct p4tc_hdrfield *field;
-	int ret;
-
-	ret = nla_parse_nested(tb, P4TC_HDRFIELD_MAX, nla, p4tc_hdrfield_policy,
-			       extack);
-	if (ret < 0)
-		return ERR_PTR(ret);
-	if (tb[P4TC_HDRFIELD_PARSER_ID])
-		ids[P4TC_PARSEID_IDX] = nla_get_u32(tb[P4TC_HDRFIELD_PARSER_ID]);
-
-	pipeline = tcf_parser_pipeline(net, nl_pname, ids, true, extack);
-	if (IS_ERR(pipeline))
-		return ERR_CAST(pipeline);
-
-	if (n->nlmsg_flags & NLM_F_REPLACE)
-		field = tcf_hdrfield_update(pipeline, tb, ids, extack);
-	else
-		field = tcf_hdrfield_create(pipeline, tb, ids, extack);
-	if (IS_ERR(field))
-		return ERR_CAST(field);
-
-	ids[P4TC_PARSEID_IDX] = field->parser->parser_id;
-	ids[P4TC_HDRFIELDID_IDX] = field->hdrfield_id;
 	return &field->common;
 }
 
-static int tcf_hdrfield_fill_1(struct sk_buff *skb,
-			       const struct p4tc_hdrfield *field)
+static int tcf_hdrfield_fill(struct sk_buff *skb,
+			     struct p4tc_template_common *tmpl)
 {
+	const struct p4tc_hdrfield *field = to_hdrfield(tmpl);
 	struct p4tc_hdrfield_ty ty = {
 		.startbit = field->startbit,
 		.endbit = field->endbit,
@@ -519,20 +438,6 @@ static int tcf_hdrfield_fill_1(struct sk_buff *skb,
 	return 0;
 }
 
-static int tcf_hdrfield_fill_nlmsg(struct net *net, struct sk_buff *skb,
-				   struct p4tc_template_common *tmpl,
-				   struct netlink_ext_ack *extack)
-{
-	unsigned char *b = nlmsg_get_pos(skb);
-
-	if (tcf_hdrfield_fill_1(skb, to_hdrfield(tmpl))) {
-		nlmsg_trim(skb, b);
-		NL_SET_ERR_MSG(extack, "Header field does not fit in the reply");
-		return -EMSGSIZE;
-	}
-	return 0;
-}
-
 static int tcf_hdrfield_flush(struct p4tc_pipeline *pipeline,
 			      struct p4tc_parser *parser,
 			      struct netlink_ext_ack *extack)
@@ -553,67 +458,99 @@ static int tcf_hdrfield_flush(struct p4tc_pipeline *pipeline,
 	return 0;
 }
 
-static int tcf_hdrfield_gd(struct net *net, struct sk_buff *skb,
-			   struct nlmsghdr *n, struct nlattr *nla,
-			   struct p4tc_nl_pname *nl_pname, u32 *ids,
-			   struct netlink_ext_ack *extack)
+/* How a get or delete finds a header field or a header */
+struct tcf_parser_kind {
+	const struct nla_policy *policy;
+	int maxattr;
+	int name_attr;
+	int parser_name_attr;
+	int parser_id_attr;
+	int id_idx;
+	size_t idr_offset;	/* of the objects' IDR in struct p4tc_parser */
+	const struct p4tc_find_msgs *msgs;
+	int (*flush)(struct p4tc_pipeline *pipeline, struct p4tc_parser *parser,
+		     struct netlink_ext_ack *extack);
+	int (*put)(struct p4tc_pipeline *pipeline,
+		   struct p4tc_template_common *tmpl,
+		   struct netlink_ext_ack *extack);
+};
+
+static int tcf_parser_gd(const struct tcf_parser_kind *kind, struct net *net,
+			 struct sk_buff *skb, struct nlmsghdr *n,
+			 struct nlattr *nla, struct p4tc_nl_pname *nl_pname,
+			 u32 *ids, struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[P4TC_HDRFIELD_MAX + 1] = {};
+	struct nlattr *tb[P4TC_HEADER_MAX + 1] = {};
 	bool del = n->nlmsg_type == RTM_DELP4TEMPLATE;
+	struct p4tc_template_common *tmpl;
 	struct p4tc_pipeline *pipeline;
-	struct p4tc_hdrfield *field;
 	struct p4tc_parser *parser;
 	const char *name, *pname;
 	int ret;
 
 	if (nla) {
-		ret = nla_parse_nested(tb, P4TC_HDRFIELD_MAX, nla,
-				       p4tc_hdrfield_policy, extack);
+		ret = nla_parse_nested(tb, kind->maxattr, nla, kind->policy,
+				       extack);
 		if (ret < 0)
 			return ret;
 	}
-	if (tb[P4TC_HDRFIELD_PARSER_ID])
-		ids[P4TC_PARSEID_IDX] = nla_get_u32(tb[P4TC_HDRFIELD_PARSER_ID]);
-	pipeline = tcf_parser_pipeline(net, nl_pname, ids, del, extack);
+	if (tb[kind->parser_id_attr])
+		ids[P4TC_PARSEID_IDX] = nla_get_u32(tb[kind->parser_id_attr]);
+	pipeline = p4tc_req_pipeline(net, nl_pname, ids, del, extack);
 	if (IS_ERR(pipeline))
 		return PTR_ERR(pipeline);
 
-	pname = tb[P4TC_HDRFIELD_PARSER_NAME] ?
-		nla_data(tb[P4TC_HDRFIELD_PARSER_NAME]) : NULL;
+	pname = tb[kind->parser_name_attr] ?
+		nla_data(tb[kind->parser_name_attr]) : NULL;
 	parser = tcf_parser_find(pipeline, pname, ids[P4TC_PARSEID_IDX], extack);
 	if (IS_ERR(parser))
 		return PTR_ERR(parser);
 	ids[P4TC_PARSEID_IDX] = parser->parser_id;
 
-	name = tb[P4TC_HDRFIELD_NAME] ? nla_data(tb[P4TC_HDRFIELD_NAME]) : NULL;
-	if (del && (n->nlmsg_flags & NLM_F_ROOT) && !name &&
-	    !ids[P4TC_HDRFIELDID_IDX])
-		return tcf_hdrfield_flush(pipeline, parser, extack);
+	name = tb[kind->name_attr] ? nla_data(tb[kind->name_attr]) : NULL;
+	if (del && (n->nlmsg_flags & NLM_F_ROOT) && !name && !ids[kind->id_idx])
+		return kind->flush(pipeline, parser, extack);
 
-	field = tcf_hdrfield_find_byany(parser, name, ids[P4TC_HDRFIELDID_IDX],
-					extack);
-	if (IS_ERR(field))
-		return PTR_ERR(field);
-	ret = tcf_hdrfield_fill_nlmsg(net, skb, &field->common, extack);
+	tmpl = p4tc_tmpl_find_byany((void *)parser + kind->idr_offset, name,
+				    ids[kind->id_idx], kind->msgs, extack);
+	if (IS_ERR(tmpl))
+		return PTR_ERR(tmpl);
+	ret = p4tc_tmpl_fill(skb, tmpl, extack);
 	if (ret < 0)
 		return ret;
-	ids[P4TC_HDRFIELDID_IDX] = field->hdrfield_id;
 
 	if (del)
-		return __tcf_hdrfield_put(pipeline, field, extack);
+		return kind->put(pipeline, tmpl, extack);
 	return 0;
 }
 
-static int tcf_hdrfield_dump_1(struct sk_buff *skb,
-			       struct p4tc_template_common *common)
+static int tcf_hdrfield_put_common(struct p4tc_pipeline *pipeline,
+				   struct p4tc_template_common *tmpl,
+				   struct netlink_ext_ack *extack)
 {
-	unsigned char *b = nlmsg_get_pos(skb);
+	return __tcf_hdrfield_put(pipeline, to_hdrfield(tmpl), extack);
+}
 
-	if (tcf_hdrfield_fill_1(skb, to_hdrfield(common))) {
-		nlmsg_trim(skb, b);
-		return -EMSGSIZE;
-	}
-	return 0;
+static const struct tcf_parser_kind hdrfield_kind = {
+	.policy = p4tc_hdrfield_policy,
+	.maxattr = P4TC_HDRFIELD_MAX,
+	.name_attr = P4TC_HDRFIELD_NAME,
+	.parser_name_attr = P4TC_HDRFIELD_PARSER_NAME,
+	.parser_id_attr = P4TC_HDRFIELD_PARSER_ID,
+	.id_idx = P4TC_HDRFIELDID_IDX,
+	.idr_offset = offsetof(struct p4tc_parser, hdrfield_idr),
+	.msgs = &hdrfield_msgs,
+	.flush = tcf_hdrfield_flush,
+	.put = tcf_hdrfield_put_common,
+};
+
+static int tcf_hdrfield_gd(struct net *net, struct sk_buff *skb,
+			   struct nlmsghdr *n, struct nlattr *nla,
+			   struct p4tc_nl_pname *nl_pname, u32 *ids,
+			   struct netlink_ext_ack *extack)
+{
+	return tcf_parser_gd(&hdrfield_kind, net, skb, n, nla, nl_pname, ids,
+			     extack);
 }
 
 /* Pipeline and parser of a dump request */
@@ -621,16 +558,10 @@ static struct p4tc_parser *tcf_parser_dump_find(struct sk_buff *skb,
 						char **p_name, u32 *ids,
 						struct netlink_ext_ack *extack)
 {
-	struct net *net = sock_net(skb->sk);
 	struct p4tc_pipeline *pipeline;
 
-	pipeline = tcf_pipeline_find_byany(net, *p_name, ids[P4TC_PID_IDX],
-					   extack);
-	if (IS_ERR(pipeline))
-		return ERR_CAST(pipeline);
-	*p_name = pipeline->common.name;
-	ids[P4TC_PID_IDX] = pipeline->common.p_id;
-	return pipeline->parser;
+	pipeline = p4tc_dump_pipeline(skb, p_name, ids, extack);
+	return IS_ERR(pipeline) ? ERR_CAST(pipeline) : pipeline->parser;
 }
 
 static int tcf_hdrfield_dump(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
@@ -645,13 +576,16 @@ static int tcf_hdrfield_dump(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
 	if (!parser)
 		return 0;
 	return tcf_p4_tmpl_generic_dump(skb, ctx, &parser->hdrfield_idr,
-					P4TC_HDRFIELDID_IDX,
-					tcf_hdrfield_dump_1, extack);
+					P4TC_HDRFIELDID_IDX, tcf_hdrfield_fill,
+					extack);
 }
 
 const struct p4tc_template_ops p4tc_hdrfield_ops = {
-	.cu = tcf_hdrfield_cu,
-	.fill_nlmsg = tcf_hdrfield_fill_nlmsg,
+	.policy = p4tc_hdrfield_policy,
+	.maxattr = P4TC_HDRFIELD_MAX,
+	.create = tcf_hdrfield_create,
+	.update = tcf_hdrfield_update,
+	.fill = tcf_hdrfield_fill,
 	.gd = tcf_hdrfield_gd,
 	.put = tcf_hdrfield_put,
 	.dump = tcf_hdrfield_dump,
@@ -659,48 +593,31 @@ const struct p4tc_template_ops p4tc_hdrfield_ops = {
 
 /* Headers */
 
+static const struct p4tc_find_msgs header_msgs = {
+	.no_id = "Unable to find header by id",
+	.mismatch = "Header name and id name different headers",
+	.no_key = "Must specify header name or id",
+	.no_name = "Header name not found",
+};
+
 struct p4tc_header *tcf_header_find_byname(struct p4tc_parser *parser,
 					   const char *name)
 {
-	struct p4tc_header *hdr;
-	unsigned long tmp, id;
+	struct p4tc_template_common *common;
 
-	idr_for_each_entry_ul(&parser->header_idr, hdr, tmp, id) {
-		if (!strcmp(hdr->common.name, name))
-			return hdr;
-	}
-	return NULL;
+	common = p4tc_tmpl_find_byname(&parser->header_idr, name);
+	return common ? to_header(common) : NULL;
 }
 
 static struct p4tc_header *
 tcf_header_find_byany(struct p4tc_parser *parser, const char *name, u32 id,
 		      struct netlink_ext_ack *extack)
 {
-	struct p4tc_header *hdr;
+	struct p4tc_template_common *common;
 
-	if (id) {
-		hdr = idr_find(&parser->header_idr, id);
-		if (!hdr) {
-			NL_SET_ERR_MSG(extack, "Unable to find header by id");
-			return ERR_PTR(-ENOENT);
-		}
-		if (name && strcmp(hdr->common.name, name)) {
-			NL_SET_ERR_MSG(extack,
-				       "Header name and id name different headers");
-			return ERR_PTR(-EINVAL);
-		}
-		return hdr;
-	}
-	if (!name) {
-		NL_SET_ERR_MSG(extack, "Must specify header name or id");
-		return ERR_PTR(-EINVAL);
-	}
-	hdr = tcf_header_find_byname(parser, name);
-	if (!hdr) {
-		NL_SET_ERR_MSG(extack, "Header name not found");
-		return ERR_PTR(-ENOENT);
-	}
-	return hdr;
+	common = p4tc_tmpl_find_byany(&parser->header_idr, name, id,
+				      &header_msgs, extack);
+	return IS_ERR(common) ? ERR_CAST(common) : to_header(common);
 }
 
 /* Length of a header; see P4TC_HEADER_LEN */
@@ -1092,9 +1009,9 @@ static int tcf_header_put(struct net *net, struct p4tc_template_common *tmpl,
 	return __tcf_header_put(pipeline, to_header(tmpl), extack);
 }
 
-static struct p4tc_header *tcf_header_create(struct p4tc_pipeline *pipeline,
-					     struct nlattr **tb, u32 *ids,
-					     struct netlink_ext_ack *extack)
+static struct p4tc_template_common *
+tcf_header_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
+		  u32 *ids, struct netlink_ext_ack *extack)
 {
 	const char *pname = tb[P4TC_HEADER_PARSER_NAME] ?
 			    nla_data(tb[P4TC_HEADER_PARSER_NAME]) : NULL;
@@ -1146,7 +1063,9 @@ static struct p4tc_header *tcf_header_create(struct p4tc_pipeline *pipeline,
 	g->start = -1;
 
 	parser = tcf_parser_get_or_create(pipeline, pname,
-					  ids[P4TC_PARSEID_IDX], extack);
+					  tcf_parser_id(tb[P4TC_HEADER_PARSER_ID],
+							ids),
+					  extack);
 	if (IS_ERR(parser)) {
 		kfree(g);
 		return ERR_CAST(parser);
@@ -1176,7 +1095,7 @@ static struct p4tc_header *tcf_header_create(struct p4tc_pipeline *pipeline,
 		ret = -ENOMEM;
 		goto put_parser;
 	}
-	ret = tcf_parser_alloc_id(&parser->header_idr, hdr, &id, extack);
+	ret = p4tc_tmpl_alloc_id(&parser->header_idr, hdr, &id, extack);
 	if (ret < 0) {
 		kfree(hdr);
 		goto put_parser;
@@ -1199,7 +1118,7 @@ static struct p4tc_header *tcf_header_create(struct p4tc_pipeline *pipeline,
 			refcount_inc(&hdr->hdr_ref);
 		}
 	}
-	return hdr;
+	return &hdr->common;
 
 put_parser:
 	kfree(g);
@@ -1207,9 +1126,9 @@ put_parser:
 	return ERR_PTR(ret);
 }
 
-static struct p4tc_header *tcf_header_update(struct p4tc_pipeline *pipeline,
-					     struct nlattr **tb, u32 *ids,
-					     struct netlink_ext_ack *extack)
+static struct p4tc_template_common *
+tcf_header_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
+		  u32 *ids, struct netlink_ext_ack *extack)
 {
 	const char *pname = tb[P4TC_HEADER_PARSER_NAME] ?
 			    nla_data(tb[P4TC_HEADER_PARSER_NAME]) : NULL;
@@ -1220,12 +1139,14 @@ static struct p4tc_header *tcf_header_update(struct p4tc_pipeline *pipeline,
 	struct p4tc_header *hdr;
 	int ret;
 
-	parser = tcf_parser_find(pipeline, pname, ids[P4TC_PARSEID_IDX], extack);
+	parser = tcf_parser_find(pipeline, pname,
+				 tcf_parser_id(tb[P4TC_HEADER_PARSER_ID], ids),
+				 extack);
 	if (IS_ERR(parser))
 		return ERR_CAST(parser);
 	hdr = tcf_header_find_byany(parser, name, ids[P4TC_HDRID_IDX], extack);
 	if (IS_ERR(hdr))
-		return hdr;
+		return ERR_CAST(hdr);
 
 	g = kzalloc(sizeof(*g), GFP_KERNEL);
 	if (!g)
@@ -1249,40 +1170,7 @@ static struct p4tc_header *tcf_header_update(struct p4tc_pipeline *pipeline,
 	header_apply_graph(parser, hdr, g);
 out:
 	kfree(g);
-	return ret < 0 ? ERR_PTR(ret) : hdr;
-}
-
-static struct p4tc_template_common *
-tcf_header_cu(struct net *net, struct nlmsghdr *n, struct nlattr *nla,
-	      struct p4tc_nl_pname *nl_pname, u32 *ids,
-	      struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[P4TC_HEADER_MAX + 1];
-	struct p4tc_pipeline *pipeline;
-	struct p4tc_header *hdr;
-	int ret;
-
-	ret = nla_parse_nested(tb, P4TC_HEADER_MAX, nla, p4tc_header_policy,
-			       extack);
-	if (ret < 0)
-		return ERR_PTR(ret);
-	if (tb[P4TC_HEADER_PARSER_ID])
-		ids[P4TC_PARSEID_IDX] = nla_get_u32(tb[P4TC_HEADER_PARSER_ID]);
-
-	pipeline = tcf_parser_pipeline(net, nl_pname, ids, true, extack);
-	if (IS_ERR(pipeline))
-		return ERR_CAST(pipeline);
-
-	if (n->nlmsg_flags & NLM_F_REPLACE)
-		hdr = tcf_header_update(pipeline, tb, ids, extack);
-	else
-		hdr = tcf_header_create(pipeline, tb, ids, extack);
-	if (IS_ERR(hdr))
-		return ERR_CAST(hdr);
-
-	ids[P4TC_PARSEID_IDX] = hdr->parser->parser_id;
-	ids[P4TC_HDRID_IDX] = hdr->hdr_id;
-	return &hdr->common;
+	return ret < 0 ? ERR_PTR(ret) : &hdr->common;
 }
 
 static const char *header_next_name(const struct p4tc_header *next, u8 kind)
@@ -1300,8 +1188,10 @@ static const char *hdrfield_short_name(const struct p4tc_hdrfield *field)
 	return strchr(field->common.name, '/') + 1;
 }
 
-static int tcf_header_fill_1(struct sk_buff *skb, const struct p4tc_header *hdr)
+static int tcf_header_fill(struct sk_buff *skb,
+			   struct p4tc_template_common *tmpl)
 {
+	const struct p4tc_header *hdr = to_header(tmpl);
 	u32 ids[] = { hdr->common.p_id, hdr->parser->parser_id, hdr->hdr_id };
 	struct nlattr *nest, *tnest, *t;
 	int i;
@@ -1356,20 +1246,6 @@ static int tcf_header_fill_1(struct sk_buff *skb, const struct p4tc_header *hdr)
 	return 0;
 }
 
-static int tcf_header_fill_nlmsg(struct net *net, struct sk_buff *skb,
-				 struct p4tc_template_common *tmpl,
-				 struct netlink_ext_ack *extack)
-{
-	unsigned char *b = nlmsg_get_pos(skb);
-
-	if (tcf_header_fill_1(skb, to_header(tmpl))) {
-		nlmsg_trim(skb, b);
-		NL_SET_ERR_MSG(extack, "Header does not fit in the reply");
-		return -EMSGSIZE;
-	}
-	return 0;
-}
-
 static int tcf_header_flush(struct p4tc_pipeline *pipeline,
 			    struct p4tc_parser *parser,
 			    struct netlink_ext_ack *extack)
@@ -1399,66 +1275,33 @@ static int tcf_header_flush(struct p4tc_pipeline *pipeline,
 	return 0;
 }
 
+static int tcf_header_put_common(struct p4tc_pipeline *pipeline,
+				 struct p4tc_template_common *tmpl,
+				 struct netlink_ext_ack *extack)
+{
+	return __tcf_header_put(pipeline, to_header(tmpl), extack);
+}
+
+static const struct tcf_parser_kind header_kind = {
+	.policy = p4tc_header_policy,
+	.maxattr = P4TC_HEADER_MAX,
+	.name_attr = P4TC_HEADER_NAME,
+	.parser_name_attr = P4TC_HEADER_PARSER_NAME,
+	.parser_id_attr = P4TC_HEADER_PARSER_ID,
+	.id_idx = P4TC_HDRID_IDX,
+	.idr_offset = offsetof(struct p4tc_parser, header_idr),
+	.msgs = &header_msgs,
+	.flush = tcf_header_flush,
+	.put = tcf_header_put_common,
+};
+
 static int tcf_header_gd(struct net *net, struct sk_buff *skb,
 			 struct nlmsghdr *n, struct nlattr *nla,
 			 struct p4tc_nl_pname *nl_pname, u32 *ids,
 			 struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[P4TC_HEADER_MAX + 1] = {};
-	bool del = n->nlmsg_type == RTM_DELP4TEMPLATE;
-	struct p4tc_pipeline *pipeline;
-	struct p4tc_parser *parser;
-	struct p4tc_header *hdr;
-	const char *name, *pname;
-	int ret;
-
-	if (nla) {
-		ret = nla_parse_nested(tb, P4TC_HEADER_MAX, nla,
-				       p4tc_header_policy, extack);
-		if (ret < 0)
-			return ret;
-	}
-	if (tb[P4TC_HEADER_PARSER_ID])
-		ids[P4TC_PARSEID_IDX] = nla_get_u32(tb[P4TC_HEADER_PARSER_ID]);
-	pipeline = tcf_parser_pipeline(net, nl_pname, ids, del, extack);
-	if (IS_ERR(pipeline))
-		return PTR_ERR(pipeline);
-
-	pname = tb[P4TC_HEADER_PARSER_NAME] ?
-		nla_data(tb[P4TC_HEADER_PARSER_NAME]) : NULL;
-	parser = tcf_parser_find(pipeline, pname, ids[P4TC_PARSEID_IDX], extack);
-	if (IS_ERR(parser))
-		return PTR_ERR(parser);
-	ids[P4TC_PARSEID_IDX] = parser->parser_id;
-
-	name = tb[P4TC_HEADER_NAME] ? nla_data(tb[P4TC_HEADER_NAME]) : NULL;
-	if (del && (n->nlmsg_flags & NLM_F_ROOT) && !name &&
-	    !ids[P4TC_HDRID_IDX])
-		return tcf_header_flush(pipeline, parser, extack);
-
-	hdr = tcf_header_find_byany(parser, name, ids[P4TC_HDRID_IDX], extack);
-	if (IS_ERR(hdr))
-		return PTR_ERR(hdr);
-	ret = tcf_header_fill_nlmsg(net, skb, &hdr->common, extack);
-	if (ret < 0)
-		return ret;
-	ids[P4TC_HDRID_IDX] = hdr->hdr_id;
-
-	if (del)
-		return __tcf_header_put(pipeline, hdr, extack);
-	return 0;
-}
-
-static int tcf_header_dump_1(struct sk_buff *skb,
-			     struct p4tc_template_common *common)
-{
-	unsigned char *b = nlmsg_get_pos(skb);
-
-	if (tcf_header_fill_1(skb, to_header(common))) {
-		nlmsg_trim(skb, b);
-		return -EMSGSIZE;
-	}
-	return 0;
+	return tcf_parser_gd(&header_kind, net, skb, n, nla, nl_pname, ids,
+			     extack);
 }
 
 static int tcf_header_dump(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
@@ -1473,8 +1316,7 @@ static int tcf_header_dump(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
 	if (!parser)
 		return 0;
 	return tcf_p4_tmpl_generic_dump(skb, ctx, &parser->header_idr,
-					P4TC_HDRID_IDX, tcf_header_dump_1,
-					extack);
+					P4TC_HDRID_IDX, tcf_header_fill, extack);
 }
 
 /**
@@ -1526,8 +1368,11 @@ void tcf_parser_purge(struct p4tc_pipeline *pipeline)
 }
 
 const struct p4tc_template_ops p4tc_header_ops = {
-	.cu = tcf_header_cu,
-	.fill_nlmsg = tcf_header_fill_nlmsg,
+	.policy = p4tc_header_policy,
+	.maxattr = P4TC_HEADER_MAX,
+	.create = tcf_header_create,
+	.update = tcf_header_update,
+	.fill = tcf_header_fill,
 	.gd = tcf_header_gd,
 	.put = tcf_header_put,
 	.dump = tcf_header_dump,

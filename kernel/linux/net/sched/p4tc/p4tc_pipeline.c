@@ -387,18 +387,10 @@ static struct p4tc_pipeline *tcf_pipeline_create(struct net *net,
 		pipeline->num_postacts = ret;
 	}
 
-	if (pipeid) {
-		ret = idr_alloc_u32(&pipe_net->pipeline_idr, pipeline, &pipeid,
-				    pipeid, GFP_KERNEL);
-	} else {
-		pipeid = 1;
-		ret = idr_alloc_u32(&pipe_net->pipeline_idr, pipeline, &pipeid,
-				    UINT_MAX, GFP_KERNEL);
-	}
-	if (ret < 0) {
-		NL_SET_ERR_MSG(extack, "Unable to allocate pipeline id");
+	ret = p4tc_tmpl_alloc_id(&pipe_net->pipeline_idr, pipeline, &pipeid,
+				 extack);
+	if (ret < 0)
 		goto free;
-	}
 	pipeline->common.p_id = pipeid;
 	pipe_net->num_pipelines++;
 	return pipeline;
@@ -525,45 +517,38 @@ tcf_pipeline_cu(struct net *net, struct nlmsghdr *n, struct nlattr *nla,
 	return &pipeline->common;
 }
 
-static int tcf_pipeline_fill_nlmsg(struct net *net, struct sk_buff *skb,
-				   struct p4tc_template_common *tmpl,
-				   struct netlink_ext_ack *extack)
+static int tcf_pipeline_fill(struct sk_buff *skb,
+			     struct p4tc_template_common *tmpl)
 {
 	const struct p4tc_pipeline *pipeline = to_pipeline(tmpl);
-	unsigned char *b = nlmsg_get_pos(skb);
 	struct nlattr *nest, *acts;
 
 	nest = nla_nest_start(skb, P4TC_PARAMS);
 	if (!nest)
-		goto trim;
+		return -EMSGSIZE;
 	if (nla_put_u32(skb, P4TC_PIPELINE_MAXRULES, pipeline->max_rules) ||
 	    nla_put_u16(skb, P4TC_PIPELINE_NUMTABLES, pipeline->num_tables) ||
 	    nla_put_u16(skb, P4TC_PIPELINE_CURR_TABLES,
 			pipeline->curr_tables) ||
 	    nla_put_u8(skb, P4TC_PIPELINE_STATE, pipeline->p_state))
-		goto trim;
+		return -EMSGSIZE;
 
 	if (pipeline->preacts) {
 		acts = nla_nest_start(skb, P4TC_PIPELINE_PREACTIONS);
 		if (!acts ||
 		    tcf_action_dump(skb, pipeline->preacts, 0, 0, false) < 0)
-			goto trim;
+			return -EMSGSIZE;
 		nla_nest_end(skb, acts);
 	}
 	if (pipeline->postacts) {
 		acts = nla_nest_start(skb, P4TC_PIPELINE_POSTACTIONS);
 		if (!acts ||
 		    tcf_action_dump(skb, pipeline->postacts, 0, 0, false) < 0)
-			goto trim;
+			return -EMSGSIZE;
 		nla_nest_end(skb, acts);
 	}
 	nla_nest_end(skb, nest);
 	return 0;
-
-trim:
-	nlmsg_trim(skb, b);
-	NL_SET_ERR_MSG(extack, "Pipeline does not fit in the reply");
-	return -EMSGSIZE;
 }
 
 static int tcf_pipeline_gd(struct net *net, struct sk_buff *skb,
@@ -591,7 +576,7 @@ static int tcf_pipeline_gd(struct net *net, struct sk_buff *skb,
 		return -EPERM;
 	}
 
-	ret = tcf_pipeline_fill_nlmsg(net, skb, &pipeline->common, extack);
+	ret = p4tc_tmpl_fill(skb, &pipeline->common, extack);
 	if (ret < 0)
 		return ret;
 
@@ -603,28 +588,22 @@ static int tcf_pipeline_gd(struct net *net, struct sk_buff *skb,
 	return 0;
 }
 
+/* A dump lists pipelines by name, each with its own id */
 static int tcf_pipeline_dump_1(struct sk_buff *skb,
 			       struct p4tc_template_common *common)
 {
 	struct p4tc_pipeline *pipeline = to_pipeline(common);
-	unsigned char *b = nlmsg_get_pos(skb);
 	struct nlattr *param;
 
 	param = nla_nest_start(skb, P4TC_PARAMS);
-	if (!param)
-		goto trim;
-	if (nla_put_string(skb, P4TC_PIPELINE_NAME, pipeline->common.name) ||
+	if (!param ||
+	    nla_put_string(skb, P4TC_PIPELINE_NAME, pipeline->common.name) ||
 	    nla_put_u8(skb, P4TC_PIPELINE_STATE, pipeline->p_state))
-		goto trim;
+		return -EMSGSIZE;
 	nla_nest_end(skb, param);
-	/* a dump lists pipelines: each carries its own id */
 	if (nla_put_u32(skb, P4TC_PATH, pipeline->common.p_id))
-		goto trim;
+		return -EMSGSIZE;
 	return 0;
-
-trim:
-	nlmsg_trim(skb, b);
-	return -EMSGSIZE;
 }
 
 static int tcf_pipeline_dump(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
@@ -713,7 +692,7 @@ free:
 
 const struct p4tc_template_ops p4tc_pipeline_ops = {
 	.cu = tcf_pipeline_cu,
-	.fill_nlmsg = tcf_pipeline_fill_nlmsg,
+	.fill = tcf_pipeline_fill,
 	.gd = tcf_pipeline_gd,
 	.put = tcf_pipeline_put,
 	.dump = tcf_pipeline_dump,

@@ -13,7 +13,6 @@
 #include <linux/string.h>
 #include <net/netlink.h>
 #include <net/p4tc.h>
-#include <net/sock.h>
 
 static const struct nla_policy p4tc_register_policy[P4TC_REGISTER_MAX + 1] = {
 	[P4TC_REGISTER_NAME] = { .type = NLA_STRING, .len = REGISTERNAMSIZ - 1 },
@@ -34,48 +33,22 @@ static void *reg_elem(const struct p4tc_register *reg, u32 index)
 	return reg->reg_value + index * p4t_container_bytes(reg_type(reg));
 }
 
-static struct p4tc_register *tcf_register_find_byname(struct p4tc_pipeline *pipeline,
-						      const char *name)
-{
-	struct p4tc_register *reg;
-	unsigned long tmp, id;
-
-	idr_for_each_entry_ul(&pipeline->p_reg_idr, reg, tmp, id) {
-		if (!strcmp(reg->common.name, name))
-			return reg;
-	}
-	return NULL;
-}
+static const struct p4tc_find_msgs register_msgs = {
+	.no_id = "Unable to find register by id",
+	.mismatch = "Register name and id name different registers",
+	.no_key = "Must specify register name or id",
+	.no_name = "Register name not found",
+};
 
 static struct p4tc_register *
 tcf_register_find_byany(struct p4tc_pipeline *pipeline, const char *name,
 			u32 id, struct netlink_ext_ack *extack)
 {
-	struct p4tc_register *reg;
+	struct p4tc_template_common *common;
 
-	if (id) {
-		reg = idr_find(&pipeline->p_reg_idr, id);
-		if (!reg) {
-			NL_SET_ERR_MSG(extack, "Unable to find register by id");
-			return ERR_PTR(-ENOENT);
-		}
-		if (name && strcmp(reg->common.name, name)) {
-			NL_SET_ERR_MSG(extack,
-				       "Register name and id name different registers");
-			return ERR_PTR(-EINVAL);
-		}
-		return reg;
-	}
-	if (!name) {
-		NL_SET_ERR_MSG(extack, "Must specify register name or id");
-		return ERR_PTR(-EINVAL);
-	}
-	reg = tcf_register_find_byname(pipeline, name);
-	if (!reg) {
-		NL_SET_ERR_MSG(extack, "Register name not found");
-		return ERR_PTR(-ENOENT);
-	}
-	return reg;
+	common = p4tc_tmpl_find_byany(&pipeline->p_reg_idr, name, id,
+				      &register_msgs, extack);
+	return IS_ERR(common) ? ERR_CAST(common) : to_register(common);
 }
 
 static int tcf_register_check_info(const struct p4tc_u_register *info,
@@ -167,10 +140,11 @@ void tcf_register_purge(struct p4tc_pipeline *pipeline)
 	}
 }
 
-static struct p4tc_register *
+static struct p4tc_template_common *
 tcf_register_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
-		    u32 id, struct netlink_ext_ack *extack)
+		    u32 *ids, struct netlink_ext_ack *extack)
 {
+	u32 id = ids[P4TC_REGID_IDX];
 	const struct p4tc_u_register *info;
 	struct p4tc_register *reg;
 	const char *name;
@@ -184,7 +158,7 @@ tcf_register_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	ret = p4tc_name_check(name, extack);
 	if (ret < 0)
 		return ERR_PTR(ret);
-	if (tcf_register_find_byname(pipeline, name)) {
+	if (p4tc_tmpl_find_byname(&pipeline->p_reg_idr, name)) {
 		NL_SET_ERR_MSG(extack, "Register with the same name already exists");
 		return ERR_PTR(-EEXIST);
 	}
@@ -218,16 +192,8 @@ tcf_register_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		return ERR_PTR(-ENOMEM);
 	}
 
-	if (id) {
-		ret = idr_alloc_u32(&pipeline->p_reg_idr, reg, &id, id,
-				    GFP_KERNEL);
-	} else {
-		id = 1;
-		ret = idr_alloc_u32(&pipeline->p_reg_idr, reg, &id, UINT_MAX,
-				    GFP_KERNEL);
-	}
+	ret = p4tc_tmpl_alloc_id(&pipeline->p_reg_idr, reg, &id, extack);
 	if (ret < 0) {
-		NL_SET_ERR_MSG(extack, "Unable to allocate register id");
 		tcf_register_free(reg);
 		return ERR_PTR(ret);
 	}
@@ -241,13 +207,13 @@ tcf_register_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	reg->reg_startbit = info->startbit;
 	reg->reg_endbit = info->endbit;
 	refcount_set(&reg->reg_ref, 1);
-	return reg;
+	return &reg->common;
 }
 
 /* Update: set one element, or (not in use) change type and size. */
-static struct p4tc_register *
+static struct p4tc_template_common *
 tcf_register_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
-		    u32 id, struct netlink_ext_ack *extack)
+		    u32 *ids, struct netlink_ext_ack *extack)
 {
 	const char *name = tb[P4TC_REGISTER_NAME] ?
 			   nla_data(tb[P4TC_REGISTER_NAME]) : NULL;
@@ -256,9 +222,10 @@ tcf_register_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	void *value;
 	int ret;
 
-	reg = tcf_register_find_byany(pipeline, name, id, extack);
+	reg = tcf_register_find_byany(pipeline, name, ids[P4TC_REGID_IDX],
+				      extack);
 	if (IS_ERR(reg))
-		return reg;
+		return ERR_CAST(reg);
 
 	if (tb[P4TC_REGISTER_INFO]) {
 		if (tb[P4TC_REGISTER_INDEX] || tb[P4TC_REGISTER_VALUE]) {
@@ -288,7 +255,7 @@ tcf_register_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		reg->reg_endbit = info->endbit;
 		spin_unlock_bh(&reg->reg_value_lock);
 		kfree(value);
-		return reg;
+		return &reg->common;
 	}
 
 	if (!tb[P4TC_REGISTER_INDEX] || !tb[P4TC_REGISTER_VALUE]) {
@@ -308,42 +275,6 @@ tcf_register_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	       nla_data(tb[P4TC_REGISTER_VALUE]),
 	       nla_len(tb[P4TC_REGISTER_VALUE]));
 	spin_unlock_bh(&reg->reg_value_lock);
-	return reg;
-}
-
-static struct p4tc_template_common *
-tcf_register_cu(struct net *net, struct nlmsghdr *n, struct nlattr *nla,
-		struct p4tc_nl_pname *nl_pname, u32 *ids,
-		struct netlink_ext_ack *extack)
-{
-	const char *p_name = nl_pname->passed ? nl_pname->data : NULL;
-	struct nlattr *tb[P4TC_REGISTER_MAX + 1];
-	struct p4tc_pipeline *pipeline;
-	struct p4tc_register *reg;
-	int ret;
-
-	ret = nla_parse_nested(tb, P4TC_REGISTER_MAX, nla, p4tc_register_policy,
-			       extack);
-	if (ret < 0)
-		return ERR_PTR(ret);
-
-	pipeline = tcf_pipeline_find_byany_unsealed(net, p_name,
-						    ids[P4TC_PID_IDX], extack);
-	if (IS_ERR(pipeline))
-		return ERR_CAST(pipeline);
-
-	if (n->nlmsg_flags & NLM_F_REPLACE)
-		reg = tcf_register_update(pipeline, tb, ids[P4TC_REGID_IDX],
-					  extack);
-	else
-		reg = tcf_register_create(pipeline, tb, ids[P4TC_REGID_IDX],
-					  extack);
-	if (IS_ERR(reg))
-		return ERR_CAST(reg);
-
-	strscpy(nl_pname->data, pipeline->common.name, PIPELINENAMSIZ);
-	ids[P4TC_PID_IDX] = pipeline->common.p_id;
-	ids[P4TC_REGID_IDX] = reg->reg_id;
 	return &reg->common;
 }
 
@@ -395,18 +326,10 @@ static int tcf_register_fill_1(struct sk_buff *skb,
 	return 0;
 }
 
-static int tcf_register_fill_nlmsg(struct net *net, struct sk_buff *skb,
-				   struct p4tc_template_common *tmpl,
-				   struct netlink_ext_ack *extack)
+static int tcf_register_fill(struct sk_buff *skb,
+			     struct p4tc_template_common *tmpl)
 {
-	unsigned char *b = nlmsg_get_pos(skb);
-
-	if (tcf_register_fill_1(skb, to_register(tmpl), -1)) {
-		nlmsg_trim(skb, b);
-		NL_SET_ERR_MSG(extack, "Register does not fit in the reply");
-		return -EMSGSIZE;
-	}
-	return 0;
+	return tcf_register_fill_1(skb, to_register(tmpl), -1);
 }
 
 static int tcf_register_flush(struct p4tc_pipeline *pipeline,
@@ -432,10 +355,8 @@ static int tcf_register_gd(struct net *net, struct sk_buff *skb,
 			   struct p4tc_nl_pname *nl_pname, u32 *ids,
 			   struct netlink_ext_ack *extack)
 {
-	const char *p_name = nl_pname->passed ? nl_pname->data : NULL;
 	struct nlattr *tb[P4TC_REGISTER_MAX + 1] = {};
 	bool del = n->nlmsg_type == RTM_DELP4TEMPLATE;
-	unsigned char *b = nlmsg_get_pos(skb);
 	struct p4tc_pipeline *pipeline;
 	struct p4tc_register *reg;
 	const char *name;
@@ -449,17 +370,9 @@ static int tcf_register_gd(struct net *net, struct sk_buff *skb,
 			return ret;
 	}
 
-	if (del)
-		pipeline = tcf_pipeline_find_byany_unsealed(net, p_name,
-							    ids[P4TC_PID_IDX],
-							    extack);
-	else
-		pipeline = tcf_pipeline_find_byany(net, p_name,
-						   ids[P4TC_PID_IDX], extack);
+	pipeline = p4tc_req_pipeline(net, nl_pname, ids, del, extack);
 	if (IS_ERR(pipeline))
 		return PTR_ERR(pipeline);
-	strscpy(nl_pname->data, pipeline->common.name, PIPELINENAMSIZ);
-	ids[P4TC_PID_IDX] = pipeline->common.p_id;
 
 	name = tb[P4TC_REGISTER_NAME] ? nla_data(tb[P4TC_REGISTER_NAME]) : NULL;
 	if (del && (n->nlmsg_flags & NLM_F_ROOT) && !name &&
@@ -483,8 +396,7 @@ static int tcf_register_gd(struct net *net, struct sk_buff *skb,
 		index = nla_get_u32(tb[P4TC_REGISTER_INDEX]);
 	}
 	if (tcf_register_fill_1(skb, reg, index)) {
-		nlmsg_trim(skb, b);
-		NL_SET_ERR_MSG(extack, "Register does not fit in the reply");
+		NL_SET_ERR_MSG(extack, "Object does not fit in the reply");
 		return -EMSGSIZE;
 	}
 	ids[P4TC_REGID_IDX] = reg->reg_id;
@@ -494,40 +406,26 @@ static int tcf_register_gd(struct net *net, struct sk_buff *skb,
 	return 0;
 }
 
-static int tcf_register_dump_1(struct sk_buff *skb,
-			       struct p4tc_template_common *common)
-{
-	unsigned char *b = nlmsg_get_pos(skb);
-
-	if (tcf_register_fill_1(skb, to_register(common), -1)) {
-		nlmsg_trim(skb, b);
-		return -EMSGSIZE;
-	}
-	return 0;
-}
-
 static int tcf_register_dump(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
 			     struct nlattr *nla, char **p_name, u32 *ids,
 			     struct netlink_ext_ack *extack)
 {
-	struct net *net = sock_net(skb->sk);
 	struct p4tc_pipeline *pipeline;
 
-	pipeline = tcf_pipeline_find_byany(net, *p_name, ids[P4TC_PID_IDX],
-					   extack);
+	pipeline = p4tc_dump_pipeline(skb, p_name, ids, extack);
 	if (IS_ERR(pipeline))
 		return PTR_ERR(pipeline);
-	*p_name = pipeline->common.name;
-	ids[P4TC_PID_IDX] = pipeline->common.p_id;
-
 	return tcf_p4_tmpl_generic_dump(skb, ctx, &pipeline->p_reg_idr,
-					P4TC_REGID_IDX, tcf_register_dump_1,
+					P4TC_REGID_IDX, tcf_register_fill,
 					extack);
 }
 
 const struct p4tc_template_ops p4tc_register_ops = {
-	.cu = tcf_register_cu,
-	.fill_nlmsg = tcf_register_fill_nlmsg,
+	.policy = p4tc_register_policy,
+	.maxattr = P4TC_REGISTER_MAX,
+	.create = tcf_register_create,
+	.update = tcf_register_update,
+	.fill = tcf_register_fill,
 	.gd = tcf_register_gd,
 	.put = tcf_register_put,
 	.dump = tcf_register_dump,

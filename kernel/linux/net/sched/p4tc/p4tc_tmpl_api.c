@@ -77,6 +77,177 @@ int p4tc_name_check(const char *name, struct netlink_ext_ack *extack)
 }
 
 /**
+ * p4tc_tmpl_find_byname - find a template object by name
+ * @idr: the objects
+ * @name: the name
+ *
+ * Return: the object, or NULL.
+ */
+struct p4tc_template_common *p4tc_tmpl_find_byname(struct idr *idr,
+						   const char *name)
+{
+	struct p4tc_template_common *common;
+	unsigned long tmp, id;
+
+	idr_for_each_entry_ul(idr, common, tmp, id) {
+		if (!strcmp(common->name, name))
+			return common;
+	}
+	return NULL;
+}
+
+/* NL_SET_ERR_MSG() takes a literal; the lookup messages are static too. */
+static void p4tc_set_msg(struct netlink_ext_ack *extack, const char *msg)
+{
+	if (extack)
+		extack->_msg = msg;
+}
+
+/**
+ * p4tc_tmpl_find_byany - find a template object by name, id or both
+ * @idr: the objects
+ * @name: the name, or NULL
+ * @id: the id, or 0
+ * @msgs: what to say when the lookup fails
+ * @extack: receives that
+ *
+ * When both are given they must name the same object.
+ *
+ * Return: the object, or an ERR_PTR.
+ */
+struct p4tc_template_common *
+p4tc_tmpl_find_byany(struct idr *idr, const char *name, u32 id,
+		     const struct p4tc_find_msgs *msgs,
+		     struct netlink_ext_ack *extack)
+{
+	struct p4tc_template_common *common;
+
+	if (id) {
+		common = idr_find(idr, id);
+		if (!common) {
+			p4tc_set_msg(extack, msgs->no_id);
+			return ERR_PTR(-ENOENT);
+		}
+		if (name && strcmp(common->name, name)) {
+			p4tc_set_msg(extack, msgs->mismatch);
+			return ERR_PTR(-EINVAL);
+		}
+		return common;
+	}
+	if (!name) {
+		p4tc_set_msg(extack, msgs->no_key);
+		return ERR_PTR(-EINVAL);
+	}
+	common = p4tc_tmpl_find_byname(idr, name);
+	if (!common) {
+		p4tc_set_msg(extack, msgs->no_name);
+		return ERR_PTR(-ENOENT);
+	}
+	return common;
+}
+
+/**
+ * p4tc_tmpl_alloc_id - give a new object the id asked for, or the first free
+ * @idr: the objects
+ * @obj: the new object
+ * @id: in: the id asked for, or 0; out: the id given
+ * @extack: receives the reason of a failure
+ *
+ * Callers check first that an id asked for is free.
+ *
+ * Return: 0 or a negative errno.
+ */
+int p4tc_tmpl_alloc_id(struct idr *idr, void *obj, u32 *id,
+		       struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	if (*id) {
+		ret = idr_alloc_u32(idr, obj, id, *id, GFP_KERNEL);
+	} else {
+		*id = 1;
+		ret = idr_alloc_u32(idr, obj, id, UINT_MAX, GFP_KERNEL);
+	}
+	if (ret < 0)
+		NL_SET_ERR_MSG(extack, "Unable to allocate id");
+	return ret;
+}
+
+/**
+ * p4tc_req_pipeline - the pipeline a request names, for an object in it
+ * @net: the namespace
+ * @nl_pname: the name from the request; filled in for the reply
+ * @ids: ids[P4TC_PID_IDX] from the request; filled in for the reply
+ * @write: the request changes the pipeline: it must be unsealed
+ * @extack: receives the reason of a failure
+ *
+ * Return: the pipeline, or an ERR_PTR.
+ */
+struct p4tc_pipeline *p4tc_req_pipeline(struct net *net,
+					struct p4tc_nl_pname *nl_pname,
+					u32 *ids, bool write,
+					struct netlink_ext_ack *extack)
+{
+	const char *p_name = nl_pname->passed ? nl_pname->data : NULL;
+	struct p4tc_pipeline *pipeline;
+
+	if (write)
+		pipeline = tcf_pipeline_find_byany_unsealed(net, p_name,
+							    ids[P4TC_PID_IDX],
+							    extack);
+	else
+		pipeline = tcf_pipeline_find_byany(net, p_name,
+						   ids[P4TC_PID_IDX], extack);
+	if (IS_ERR(pipeline))
+		return pipeline;
+	strscpy(nl_pname->data, pipeline->common.name, PIPELINENAMSIZ);
+	ids[P4TC_PID_IDX] = pipeline->common.p_id;
+	return pipeline;
+}
+
+/**
+ * p4tc_dump_pipeline - the pipeline a dump request names
+ * @skb: the dump message (its socket gives the namespace)
+ * @p_name: in: the name from the request, or NULL; out: the pipeline's
+ * @ids: ids[P4TC_PID_IDX] from the request; filled in for the reply
+ * @extack: receives the reason of a failure
+ *
+ * Return: the pipeline, or an ERR_PTR.
+ */
+struct p4tc_pipeline *p4tc_dump_pipeline(struct sk_buff *skb, char **p_name,
+					 u32 *ids,
+					 struct netlink_ext_ack *extack)
+{
+	struct p4tc_pipeline *pipeline;
+
+	pipeline = tcf_pipeline_find_byany(sock_net(skb->sk), *p_name,
+					   ids[P4TC_PID_IDX], extack);
+	if (IS_ERR(pipeline))
+		return pipeline;
+	*p_name = pipeline->common.name;
+	ids[P4TC_PID_IDX] = pipeline->common.p_id;
+	return pipeline;
+}
+
+/**
+ * p4tc_tmpl_fill - write an object into a reply
+ * @skb: the reply
+ * @tmpl: the object
+ * @extack: receives the reason of a failure
+ *
+ * Return: 0, or -EMSGSIZE (the caller drops the reply).
+ */
+int p4tc_tmpl_fill(struct sk_buff *skb, struct p4tc_template_common *tmpl,
+		   struct netlink_ext_ack *extack)
+{
+	if (tmpl->ops->fill(skb, tmpl)) {
+		NL_SET_ERR_MSG(extack, "Object does not fit in the reply");
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+/**
  * p4tc_put_path - write the ids of an object's path below its pipeline
  * @skb: the message
  * @ids: the path; ids[0] is the pipeline (carried by the header)
@@ -97,7 +268,8 @@ int p4tc_put_path(struct sk_buff *skb, const u32 *ids, int n)
  * @ctx: where the previous message of this dump stopped
  * @idr: the objects
  * @idx: which id of @ctx belongs to this level
- * @dump_1: writes one object; returns <0 on error, 1 to skip the object
+ * @dump_1: writes one object; returns <0 on error (what it wrote is
+ *	dropped), 1 to skip the object
  * @extack: unused, for symmetry with the other template calls
  *
  * Writes objects as nests 1..P4TC_MSGBATCH_SIZE.
@@ -149,6 +321,32 @@ int tcf_p4_tmpl_generic_dump(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
 	/* the next message starts at the first object not written */
 	ctx->ids[idx] = id;
 	return skb->len;
+}
+
+/* Create or update an object of a kind that lives in a pipeline. */
+static struct p4tc_template_common *
+p4tc_tmpl_cu_in_pipeline(const struct p4tc_template_ops *ops, struct net *net,
+			 struct nlmsghdr *n, struct nlattr *nla,
+			 struct p4tc_nl_pname *nl_pname, u32 *ids,
+			 struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[P4TC_TMPL_MAXATTR + 1];
+	struct p4tc_pipeline *pipeline;
+	int ret;
+
+	if (WARN_ON_ONCE(ops->maxattr > P4TC_TMPL_MAXATTR))
+		return ERR_PTR(-EINVAL);
+	ret = nla_parse_nested(tb, ops->maxattr, nla, ops->policy, extack);
+	if (ret < 0)
+		return ERR_PTR(ret);
+
+	pipeline = p4tc_req_pipeline(net, nl_pname, ids, true, extack);
+	if (IS_ERR(pipeline))
+		return ERR_CAST(pipeline);
+
+	if (n->nlmsg_flags & NLM_F_REPLACE)
+		return ops->update(pipeline, tb, ids, extack);
+	return ops->create(pipeline, tb, ids, extack);
 }
 
 /* Parse one object of a request: its path ids and its attributes. */
@@ -332,12 +530,18 @@ replay:
 			ret = -EMSGSIZE;
 			goto undo;
 		}
-		tmpls[i] = req.ops->cu(net, nlh, params, &nl_pname, ids, extack);
+		if (req.ops->cu)
+			tmpls[i] = req.ops->cu(net, nlh, params, &nl_pname, ids,
+					       extack);
+		else
+			tmpls[i] = p4tc_tmpl_cu_in_pipeline(req.ops, net, nlh,
+							    params, &nl_pname,
+							    ids, extack);
 		if (IS_ERR(tmpls[i])) {
 			ret = PTR_ERR(tmpls[i]);
 			goto undo;
 		}
-		ret = req.ops->fill_nlmsg(net, new_skb, tmpls[i], extack);
+		ret = p4tc_tmpl_fill(new_skb, tmpls[i], extack);
 		if (ret < 0) {
 			/* a created object is undone; an update stays */
 			i++;
@@ -510,6 +714,11 @@ cancel:
 static int __init p4tc_template_init(void)
 {
 	int ret;
+
+	BUILD_BUG_ON(P4TC_META_MAX > P4TC_TMPL_MAXATTR);
+	BUILD_BUG_ON(P4TC_HDRFIELD_MAX > P4TC_TMPL_MAXATTR);
+	BUILD_BUG_ON(P4TC_HEADER_MAX > P4TC_TMPL_MAXATTR);
+	BUILD_BUG_ON(P4TC_REGISTER_MAX > P4TC_TMPL_MAXATTR);
 
 	ret = tcf_pipeline_init();
 	if (ret) {
