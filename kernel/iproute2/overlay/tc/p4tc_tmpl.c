@@ -307,11 +307,19 @@ static void parse_u16_arg(struct nlmsghdr *n, int attr, const char *arg)
 	addattr16(n, MAX_MSG, attr, v);
 }
 
+/* A transition as given on the command line */
+struct header_trans {
+	struct p4_val value;
+	struct p4_val mask;
+	bool has_mask;
+	const char *next;
+};
+
 static int parse_header(int cmd, int argc, char **argv, struct nlmsghdr *n,
 			__u32 *ids)
 {
-	struct rtattr *trans = NULL;
-	int ntrans = 0;
+	struct header_trans trans[P4TC_MAX_TRANSITIONS + 1];
+	int ntrans = 0, i;
 
 	while (argc > 0) {
 		if (!strcmp(*argv, "hdrid")) {
@@ -347,43 +355,28 @@ static int parse_header(int cmd, int argc, char **argv, struct nlmsghdr *n,
 			addattrstrz(n, MAX_MSG, P4TC_HEADER_DEFAULT_NEXT, *argv);
 		} else if (!strcmp(*argv, "transition")) {
 			struct p4_type_s t = { P4T_U128, 0, 127 };
-			struct p4_val value, mask;
-			struct rtattr *one;
+			struct header_trans *tr;
 			char *slash;
 
+			if (ntrans == ARRAY_SIZE(trans)) {
+				/* one more than the kernel takes: it says so */
+				fprintf(stderr, "Error: more than %zu transitions\n",
+					ARRAY_SIZE(trans));
+				return -1;
+			}
+			tr = &trans[ntrans++];
 			NEXT_ARG();
 			slash = strchr(*argv, '/');
 			if (slash)
 				*slash = '\0';
-			if (p4_val_parse(*argv, &t, &value))
+			if (p4_val_parse(*argv, &t, &tr->value))
 				invarg("transition value must be a number", *argv);
-			if (slash && p4_val_parse(slash + 1, &t, &mask))
+			tr->has_mask = !!slash;
+			if (slash && p4_val_parse(slash + 1, &t, &tr->mask))
 				invarg("transition mask must be a number",
 				       slash + 1);
 			NEXT_ARG();
-			if (!trans)
-				trans = addattr_nest(n, MAX_MSG,
-						     P4TC_HEADER_TRANSITIONS |
-						     NLA_F_NESTED);
-			one = addattr_nest(n, MAX_MSG, ++ntrans | NLA_F_NESTED);
-			addattr_l(n, MAX_MSG, P4TC_TRANS_VALUE, &value,
-				  sizeof(value));
-			if (slash)
-				addattr_l(n, MAX_MSG, P4TC_TRANS_MASK, &mask,
-					  sizeof(mask));
-			addattrstrz(n, MAX_MSG, P4TC_TRANS_NEXT, *argv);
-			addattr_nest_end(n, one);
-			/* transitions are one list: they must be adjacent */
-			if (argc > 1 && strcmp(argv[1], "transition")) {
-				addattr_nest_end(n, trans);
-				trans = NULL;
-				if (strstr(" hdrid parserid len maxlen lenmult lenadd lenfield start nostart select default ",
-					   argv[1]) == NULL) {
-					fprintf(stderr, "Error: unknown header argument \"%s\"\n",
-						argv[1]);
-					return -1;
-				}
-			}
+			tr->next = *argv;
 		} else {
 			fprintf(stderr, "Error: unknown header argument \"%s\"\n",
 				*argv);
@@ -392,8 +385,24 @@ static int parse_header(int cmd, int argc, char **argv, struct nlmsghdr *n,
 		argc--;
 		argv++;
 	}
-	if (trans)
-		addattr_nest_end(n, trans);
+	/* the transitions are one list, wherever they stood on the line */
+	if (ntrans) {
+		struct rtattr *list, *one;
+
+		list = addattr_nest(n, MAX_MSG,
+				    P4TC_HEADER_TRANSITIONS | NLA_F_NESTED);
+		for (i = 0; i < ntrans; i++) {
+			one = addattr_nest(n, MAX_MSG, (i + 1) | NLA_F_NESTED);
+			addattr_l(n, MAX_MSG, P4TC_TRANS_VALUE, &trans[i].value,
+				  sizeof(trans[i].value));
+			if (trans[i].has_mask)
+				addattr_l(n, MAX_MSG, P4TC_TRANS_MASK,
+					  &trans[i].mask, sizeof(trans[i].mask));
+			addattrstrz(n, MAX_MSG, P4TC_TRANS_NEXT, trans[i].next);
+			addattr_nest_end(n, one);
+		}
+		addattr_nest_end(n, list);
+	}
 	return 0;
 }
 
