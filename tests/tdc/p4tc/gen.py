@@ -672,6 +672,11 @@ pa.case("header: select and transitions (JSON)",
 pa.case("header: transitions print in hex",
         ETH, f"{HU}/eth select etherType transition 0x800 ipv4", HDG,
         r"select etherType transition 0x800/0xffff ipv4 default accept")
+pa.case("header: transitions split by other arguments form one list",
+        ETH, f"{HU}/eth transition 0x800 ipv4 select etherType "
+        "transition 0x86dd reject", HDG,
+        r"select etherType transition 0x800/0xffff ipv4 "
+        r"transition 0x86dd/0xffff reject default accept")
 pa.case("header: default next header",
         ETH, f"{HU}/eth default ipv4", HDG, r"name eth .*default ipv4\n")
 pa.refuse("header: length is required",
