@@ -131,7 +131,7 @@ static int p4tmpl_parse_path(const char *str, struct p4tmpl_path *path)
 	return path_next(&p, path->name, sizeof(path->name), true);
 }
 
-static __u32 get_id(const char *what, const char *arg)
+static __u32 get_id(const char *arg)
 {
 	__u32 id;
 
@@ -145,6 +145,24 @@ static void p4tmpl_parse_type(const char *arg, struct p4_type_s *t)
 	if (p4_type_parse(arg, t))
 		invarg("unknown type (bitN, intN, bitN[A-B], u8..u128, ipv4, ...)",
 		       arg);
+}
+
+/*
+ * A type attribute: struct p4tc_meta_size_params and struct
+ * p4tc_hdrfield_ty have one layout (startbit, endbit, datatype).
+ */
+static void p4tmpl_add_type(struct nlmsghdr *n, int attr, const char *arg)
+{
+	struct p4tc_meta_size_params sz = {};
+	struct p4_type_s t;
+
+	_Static_assert(sizeof(struct p4tc_meta_size_params) ==
+		       sizeof(struct p4tc_hdrfield_ty), "type attributes differ");
+	p4tmpl_parse_type(arg, &t);
+	sz.datatype = t.typeid;
+	sz.startbit = t.startbit;
+	sz.endbit = t.endbit;
+	addattr_l(n, MAX_MSG, attr, &sz, sizeof(sz));
 }
 
 /* Arguments after "preactions" up to the next pipeline keyword. */
@@ -190,7 +208,7 @@ static int parse_pipeline(int cmd, int argc, char **argv, struct nlmsghdr *n,
 	while (argc > 0) {
 		if (!strcmp(*argv, "pipeid")) {
 			NEXT_ARG();
-			ids[0] = get_id("pipeid", *argv);
+			ids[0] = get_id(*argv);
 		} else if (!strcmp(*argv, "numtables")) {
 			__u16 v;
 
@@ -238,17 +256,10 @@ static int parse_metadata(int cmd, int argc, char **argv, struct nlmsghdr *n,
 	while (argc > 0) {
 		if (!strcmp(*argv, "mid")) {
 			NEXT_ARG();
-			ids[1] = get_id("mid", *argv);
+			ids[1] = get_id(*argv);
 		} else if (!strcmp(*argv, "type")) {
-			struct p4tc_meta_size_params sz = {};
-			struct p4_type_s t;
-
 			NEXT_ARG();
-			p4tmpl_parse_type(*argv, &t);
-			sz.datatype = t.typeid;
-			sz.startbit = t.startbit;
-			sz.endbit = t.endbit;
-			addattr_l(n, MAX_MSG, P4TC_META_SIZE, &sz, sizeof(sz));
+			p4tmpl_add_type(n, P4TC_META_SIZE, *argv);
 		} else {
 			fprintf(stderr, "Error: unknown metadata argument \"%s\"\n",
 				*argv);
@@ -266,20 +277,13 @@ static int parse_hdrfield(int cmd, int argc, char **argv, struct nlmsghdr *n,
 	while (argc > 0) {
 		if (!strcmp(*argv, "hdrfieldid")) {
 			NEXT_ARG();
-			ids[2] = get_id("hdrfieldid", *argv);
+			ids[2] = get_id(*argv);
 		} else if (!strcmp(*argv, "parserid")) {
 			NEXT_ARG();
-			ids[1] = get_id("parserid", *argv);
+			ids[1] = get_id(*argv);
 		} else if (!strcmp(*argv, "type")) {
-			struct p4tc_hdrfield_ty ty = {};
-			struct p4_type_s t;
-
 			NEXT_ARG();
-			p4tmpl_parse_type(*argv, &t);
-			ty.datatype = t.typeid;
-			ty.startbit = t.startbit;
-			ty.endbit = t.endbit;
-			addattr_l(n, MAX_MSG, P4TC_HDRFIELD_DATA, &ty, sizeof(ty));
+			p4tmpl_add_type(n, P4TC_HDRFIELD_DATA, *argv);
 		} else if (!strcmp(*argv, "offset")) {
 			__u16 v;
 
@@ -324,10 +328,10 @@ static int parse_header(int cmd, int argc, char **argv, struct nlmsghdr *n,
 	while (argc > 0) {
 		if (!strcmp(*argv, "hdrid")) {
 			NEXT_ARG();
-			ids[2] = get_id("hdrid", *argv);
+			ids[2] = get_id(*argv);
 		} else if (!strcmp(*argv, "parserid")) {
 			NEXT_ARG();
-			ids[1] = get_id("parserid", *argv);
+			ids[1] = get_id(*argv);
 		} else if (!strcmp(*argv, "len")) {
 			NEXT_ARG();
 			parse_u16_arg(n, P4TC_HEADER_LEN, *argv);
@@ -419,7 +423,7 @@ static int parse_register(int cmd, int argc, char **argv, struct nlmsghdr *n,
 	while (argc > 0) {
 		if (!strcmp(*argv, "regid")) {
 			NEXT_ARG();
-			ids[1] = get_id("regid", *argv);
+			ids[1] = get_id(*argv);
 		} else if (!strcmp(*argv, "type")) {
 			struct p4_type_s t;
 
@@ -453,17 +457,12 @@ static int parse_register(int cmd, int argc, char **argv, struct nlmsghdr *n,
 		argv++;
 	}
 
-	if (have_type != have_num && cmd == CMD_CREATE) {
+	if (have_type != have_num) {
 		fprintf(stderr, "Error: a register needs both type and numelems\n");
 		return -1;
 	}
-	if (have_type || have_num) {
-		if (!have_type || !have_num) {
-			fprintf(stderr, "Error: give both type and numelems\n");
-			return -1;
-		}
+	if (have_type)
 		addattr_l(n, MAX_MSG, P4TC_REGISTER_INFO, &info, sizeof(info));
-	}
 
 	if (value) {
 		struct p4tc_u_register cur;
@@ -869,7 +868,6 @@ static int print_p4tmpl_reply(struct nlmsghdr *n)
 }
 
 struct p4tmpl_dump_state {
-	const struct p4tmpl_path *path;
 	int obj;
 	bool started;
 };
@@ -1081,7 +1079,7 @@ int do_p4tmpl(int argc, char **argv)
 
 	if (cmd == CMD_GET && all && !(ids[1] || ids[2]) &&
 	    !(path.obj == P4TC_OBJ_PIPELINE && ids[0])) {
-		struct p4tmpl_dump_state st = { &path, path.obj, false };
+		struct p4tmpl_dump_state st = { path.obj, false };
 
 		req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 		if (rtnl_dump_request_n(&rth, &req.n) < 0) {
@@ -1100,12 +1098,10 @@ int do_p4tmpl(int argc, char **argv)
 		return ret < 0 ? -1 : 0;
 	}
 
-	if (cmd == CMD_DEL && all && !(ids[1] || ids[2])) {
-		if (path.obj == P4TC_OBJ_PIPELINE && ids[0])
-			;	/* pipeid names one */
-		else
-			req.n.nlmsg_flags |= NLM_F_ROOT;
-	}
+	/* a flush, unless "del pipeline/ pipeid N" names one */
+	if (cmd == CMD_DEL && all && !(ids[1] || ids[2]) &&
+	    !(path.obj == P4TC_OBJ_PIPELINE && ids[0]))
+		req.n.nlmsg_flags |= NLM_F_ROOT;
 
 	if (cmd == CMD_GET) {
 		struct nlmsghdr *ans = NULL;

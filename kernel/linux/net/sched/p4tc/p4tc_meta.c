@@ -299,7 +299,6 @@ static int tcf_meta_gd(struct net *net, struct sk_buff *skb,
 	ret = p4tc_tmpl_fill(skb, &meta->common, extack);
 	if (ret < 0)
 		return ret;
-	ids[P4TC_MID_IDX] = meta->m_id;
 
 	if (del)
 		return __tcf_meta_put(pipeline, meta, extack);

@@ -399,8 +399,6 @@ static int tcf_register_gd(struct net *net, struct sk_buff *skb,
 		NL_SET_ERR_MSG(extack, "Object does not fit in the reply");
 		return -EMSGSIZE;
 	}
-	ids[P4TC_REGID_IDX] = reg->reg_id;
-
 	if (del)
 		return __tcf_register_put(pipeline, reg, extack);
 	return 0;
