@@ -42,6 +42,21 @@ void p4_val_format(const struct p4_val *v, const struct p4_type_s *t,
 void p4_val_print(const char *key, const struct p4_val *v,
 		  const struct p4_type_s *t);
 
+struct rtattr;
+
+/* A parameter of an action template */
+struct p4_act_param {
+	char name[ACTPARAMNAMSIZ];
+	struct p4_type_s type;
+};
+
+int p4_get_act_params(const char *pname, const char *aname,
+		      struct p4_act_param *params);
+void p4_print_act_params(struct rtattr *nest);
+
 int do_p4tmpl(int argc, char **argv);
+
+struct action_util;
+struct action_util *p4_dyna_action_util(void);
 
 #endif

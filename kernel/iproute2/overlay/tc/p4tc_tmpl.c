@@ -5,7 +5,7 @@
  *   tc p4template create|update|del|get OBJECT/PATH [ATTRIBUTES]
  *
  * OBJECT/PATH is pipeline/P, metadata/P/NAME, hdrfield/P/PARSER/HDR/FIELD,
- * header/P/PARSER/HDR or register/P/NAME.  A path that ends in '/' (no
+ * header/P/PARSER/HDR, register/P/NAME or action/P/[CB/]NAME.  A path that ends in '/' (no
  * object name) means every object there: get dumps them, del flushes them.
  */
 
@@ -45,6 +45,7 @@ static const struct {
 	{ "hdrfield", P4TC_OBJ_HDR_FIELD, "hdrfield" },
 	{ "header", P4TC_OBJ_HEADER, "header" },
 	{ "register", P4TC_OBJ_REGISTER, "register" },
+	{ "action", P4TC_OBJ_ACT, "action template" },
 };
 
 static void p4tmpl_usage(void)
@@ -62,6 +63,8 @@ static void p4tmpl_usage(void)
 		"                [ transition VALUE[/MASK] NEXT ]... [ default NEXT ]\n"
 		"       register/PNAME/RNAME [ regid ID ] type TYPE numelems N\n"
 		"                (update:) index I value VALUE\n"
+		"       action/PNAME/[CB/]ANAME [ actid ID ]\n"
+		"                [ param NAME type TYPE [ id ID ] ]... [ state active ]\n"
 		"TYPE := bitN | intN | bitN[START-END] | u8..u128 | s8..s128 | be16 | be32\n"
 		"        | be64 | ipv4 | mac | bool | dev\n"
 		"NEXT := HDR | accept | reject\n"
@@ -407,6 +410,59 @@ static int parse_header(int cmd, int argc, char **argv, struct nlmsghdr *n,
 		}
 		addattr_nest_end(n, list);
 	}
+	return 0;
+}
+
+static int parse_action_tmpl(int cmd, int argc, char **argv,
+			     struct nlmsghdr *n, __u32 *ids)
+{
+	struct rtattr *params = NULL;
+	bool active = false;
+	int nparams = 0;
+
+	while (argc > 0) {
+		if (!strcmp(*argv, "actid")) {
+			NEXT_ARG();
+			ids[1] = get_id(*argv);
+		} else if (!strcmp(*argv, "param")) {
+			struct rtattr *one;
+
+			NEXT_ARG();
+			if (!params)
+				params = addattr_nest(n, MAX_MSG,
+						      P4TC_ACT_PARMS | NLA_F_NESTED);
+			one = addattr_nest(n, MAX_MSG, ++nparams | NLA_F_NESTED);
+			addattrstrz(n, MAX_MSG, P4TC_ACT_PARAMS_NAME, *argv);
+			NEXT_ARG();
+			if (strcmp(*argv, "type"))
+				invarg("expected \"type\" after the parameter name",
+				       *argv);
+			NEXT_ARG();
+			p4tmpl_add_type(n, P4TC_ACT_PARAMS_TYPE, *argv);
+			if (argc > 1 && !strcmp(argv[1], "id")) {
+				NEXT_ARG();
+				NEXT_ARG();
+				addattr32(n, MAX_MSG, P4TC_ACT_PARAMS_ID,
+					  get_id(*argv));
+			}
+			addattr_nest_end(n, one);
+		} else if (!strcmp(*argv, "state")) {
+			NEXT_ARG();
+			if (strcmp(*argv, "active"))
+				invarg("state can only be \"active\"", *argv);
+			active = true;
+		} else {
+			fprintf(stderr, "Error: unknown action template argument \"%s\"\n",
+				*argv);
+			return -1;
+		}
+		argc--;
+		argv++;
+	}
+	if (params)
+		addattr_nest_end(n, params);
+	if (active)
+		addattr8(n, MAX_MSG, P4TC_ACT_ACTIVE, 1);
 	return 0;
 }
 
@@ -797,6 +853,74 @@ static void print_register(struct rtattr *params, __u32 *ids)
 	close_json_array(PRINT_JSON, NULL);
 }
 
+/* The parameters of an action template or, with values, of an instance */
+void p4_print_act_params(struct rtattr *nest)
+{
+	struct rtattr *tb[P4TC_MAX_PARAMS + 1];
+	int i;
+
+	parse_rtattr_nested(tb, P4TC_MAX_PARAMS, nest);
+	open_json_array(PRINT_JSON, "params");
+	for (i = 1; i <= P4TC_MAX_PARAMS && tb[i]; i++) {
+		struct rtattr *a[P4TC_ACT_PARAMS_MAX + 1];
+		struct p4tc_meta_size_params *ty;
+		struct p4_type_s t;
+		char buf[64];
+
+		parse_rtattr_nested(a, P4TC_ACT_PARAMS_MAX, tb[i]);
+		if (!a[P4TC_ACT_PARAMS_NAME] || !a[P4TC_ACT_PARAMS_TYPE] ||
+		    RTA_PAYLOAD(a[P4TC_ACT_PARAMS_TYPE]) < sizeof(*ty))
+			continue;
+		ty = RTA_DATA(a[P4TC_ACT_PARAMS_TYPE]);
+		t.typeid = ty->datatype;
+		t.startbit = ty->startbit;
+		t.endbit = ty->endbit;
+		open_json_object(NULL);
+		print_string(PRINT_FP, NULL, "%s", _SL_);
+		print_string(PRINT_ANY, "name", "\t param %s",
+			     rta_getattr_str(a[P4TC_ACT_PARAMS_NAME]));
+		p4_type_format(&t, buf, sizeof(buf));
+		print_string(PRINT_ANY, "type", " type %s", buf);
+		if (a[P4TC_ACT_PARAMS_VALUE] &&
+		    RTA_PAYLOAD(a[P4TC_ACT_PARAMS_VALUE]) ==
+		    p4_type_container_bits(t.typeid) / 8) {
+			struct p4_val v;
+
+			p4_val_from_container(RTA_DATA(a[P4TC_ACT_PARAMS_VALUE]),
+					      &t, &v);
+			print_string(PRINT_FP, NULL, " value ", NULL);
+			p4_val_print("value", &v, &t);
+		}
+		if (a[P4TC_ACT_PARAMS_ID])
+			print_uint(PRINT_ANY, "id", " id %u",
+				   rta_getattr_u32(a[P4TC_ACT_PARAMS_ID]));
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+}
+
+static void print_action_tmpl(struct rtattr *params, __u32 *ids)
+{
+	struct rtattr *tb[P4TC_ACT_MAX + 1];
+	bool active;
+
+	parse_rtattr_nested(tb, P4TC_ACT_MAX, params);
+	print_string(PRINT_FP, NULL, "action template", NULL);
+	if (tb[P4TC_ACT_NAME])
+		print_string(PRINT_ANY, "aname", " name %s",
+			     rta_getattr_str(tb[P4TC_ACT_NAME]));
+	print_uint(PRINT_ANY, "actid", " actid %u", ids[1]);
+	active = tb[P4TC_ACT_ACTIVE] && rta_getattr_u8(tb[P4TC_ACT_ACTIVE]);
+	print_string(PRINT_ANY, "state", " state %s",
+		     active ? "active" : "inactive");
+	if (tb[P4TC_ACT_KIND_ID])
+		print_uint(PRINT_ANY, "kind_id", " kind_id %u",
+			   rta_getattr_u32(tb[P4TC_ACT_KIND_ID]));
+	if (tb[P4TC_ACT_PARMS])
+		p4_print_act_params(tb[P4TC_ACT_PARMS]);
+	print_nl();
+}
+
 static void print_objects(int obj, struct rtattr *root, const char *pname,
 			  __u32 pipeid)
 {
@@ -830,6 +954,9 @@ static void print_objects(int obj, struct rtattr *root, const char *pname,
 			break;
 		case P4TC_OBJ_REGISTER:
 			print_register(a[P4TC_PARAMS], ids);
+			break;
+		case P4TC_OBJ_ACT:
+			print_action_tmpl(a[P4TC_PARAMS], ids);
 			break;
 		}
 		close_json_object();
@@ -941,23 +1068,31 @@ static void p4tmpl_put_names(struct nlmsghdr *n, const struct p4tmpl_path *path)
 		if (path->name[0])
 			addattrstrz(n, MAX_MSG, P4TC_REGISTER_NAME, path->name);
 		break;
+	case P4TC_OBJ_ACT:
+		if (path->name[0])
+			addattrstrz(n, MAX_MSG, P4TC_ACT_NAME, path->name);
+		break;
 	}
 }
 
-static int p4tmpl_get_register(const struct p4tmpl_path *path, __u32 pipeid,
-			       __u32 regid, struct p4tc_u_register *info)
+/*
+ * Get one object named by @path (or by @id in its pipeline): its
+ * P4TC_PARAMS.  The reply is in *@ans, for the caller to free.
+ */
+static struct rtattr *p4tmpl_get_one(const struct p4tmpl_path *path,
+				     __u32 pipeid, __u32 id,
+				     struct nlmsghdr **ans)
 {
 	struct rtattr *tb[P4TC_ROOT_MAX + 1], *objs[2], *a[P4TC_MAX + 1];
-	struct rtattr *r[P4TC_REGISTER_MAX + 1];
 	struct rtattr *root, *obj, *params;
-	struct nlmsghdr *ans = NULL;
 	struct p4tmpl_req req;
 
+	*ans = NULL;
 	p4tmpl_req_init(&req, RTM_GETP4TEMPLATE, 0, path, pipeid);
 	root = addattr_nest(&req.n, MAX_MSG, P4TC_ROOT | NLA_F_NESTED);
 	obj = addattr_nest(&req.n, MAX_MSG, 1 | NLA_F_NESTED);
-	if (regid) {
-		__u32 ids[1] = { regid };
+	if (id) {
+		__u32 ids[1] = { id };
 
 		addattr_l(&req.n, MAX_MSG, P4TC_PATH, ids, sizeof(ids));
 	}
@@ -967,9 +1102,9 @@ static int p4tmpl_get_register(const struct p4tmpl_path *path, __u32 pipeid,
 	addattr_nest_end(&req.n, obj);
 	addattr_nest_end(&req.n, root);
 
-	if (rtnl_talk(&rth, &req.n, &ans) < 0)
-		return -1;
-	if (!p4tmpl_msg(ans, tb) || !tb[P4TC_ROOT])
+	if (rtnl_talk(&rth, &req.n, ans) < 0)
+		return NULL;
+	if (!p4tmpl_msg(*ans, tb) || !tb[P4TC_ROOT])
 		goto bad;
 	parse_rtattr_nested(objs, 1, tb[P4TC_ROOT]);
 	if (!objs[1])
@@ -977,17 +1112,89 @@ static int p4tmpl_get_register(const struct p4tmpl_path *path, __u32 pipeid,
 	parse_rtattr_nested(a, P4TC_MAX, objs[1]);
 	if (!a[P4TC_PARAMS])
 		goto bad;
-	parse_rtattr_nested(r, P4TC_REGISTER_MAX, a[P4TC_PARAMS]);
-	if (!r[P4TC_REGISTER_INFO] ||
-	    RTA_PAYLOAD(r[P4TC_REGISTER_INFO]) < sizeof(*info))
-		goto bad;
-	memcpy(info, RTA_DATA(r[P4TC_REGISTER_INFO]), sizeof(*info));
-	free(ans);
-	return 0;
+	return a[P4TC_PARAMS];
 bad:
-	fprintf(stderr, "Error: malformed register reply\n");
+	fprintf(stderr, "Error: malformed P4TC template reply\n");
+	return NULL;
+}
+
+static int p4tmpl_get_register(const struct p4tmpl_path *path, __u32 pipeid,
+			       __u32 regid, struct p4tc_u_register *info)
+{
+	struct rtattr *r[P4TC_REGISTER_MAX + 1];
+	struct nlmsghdr *ans;
+	struct rtattr *params;
+	int ret = -1;
+
+	params = p4tmpl_get_one(path, pipeid, regid, &ans);
+	if (!params)
+		goto out;
+	parse_rtattr_nested(r, P4TC_REGISTER_MAX, params);
+	if (!r[P4TC_REGISTER_INFO] ||
+	    RTA_PAYLOAD(r[P4TC_REGISTER_INFO]) < sizeof(*info)) {
+		fprintf(stderr, "Error: malformed register reply\n");
+		goto out;
+	}
+	memcpy(info, RTA_DATA(r[P4TC_REGISTER_INFO]), sizeof(*info));
+	ret = 0;
+out:
 	free(ans);
-	return -1;
+	return ret;
+}
+
+/**
+ * p4_get_act_params - the parameters of action template @aname of @pname
+ * @params: receives up to P4TC_MAX_PARAMS of them
+ *
+ * Returns the number of parameters, or -1 after printing why.
+ */
+int p4_get_act_params(const char *pname, const char *aname,
+		      struct p4_act_param *params)
+{
+	struct rtattr *t[P4TC_ACT_MAX + 1], *tb[P4TC_MAX_PARAMS + 1];
+	struct p4tmpl_path path = { .obj = P4TC_OBJ_ACT };
+	struct rtattr *attrs;
+	struct nlmsghdr *ans;
+	int i, n = -1;
+
+	if (strlen(pname) >= sizeof(path.pname) ||
+	    strlen(aname) >= sizeof(path.name)) {
+		fprintf(stderr, "Error: action name is too long\n");
+		return -1;
+	}
+	strcpy(path.pname, pname);
+	strcpy(path.name, aname);
+	attrs = p4tmpl_get_one(&path, 0, 0, &ans);
+	if (!attrs)
+		goto out;
+	parse_rtattr_nested(t, P4TC_ACT_MAX, attrs);
+	n = 0;
+	if (!t[P4TC_ACT_PARMS])
+		goto out;
+	parse_rtattr_nested(tb, P4TC_MAX_PARAMS, t[P4TC_ACT_PARMS]);
+	for (i = 1; i <= P4TC_MAX_PARAMS && tb[i]; i++) {
+		struct rtattr *a[P4TC_ACT_PARAMS_MAX + 1];
+		struct p4tc_meta_size_params *ty;
+		struct p4_act_param *p = &params[n];
+
+		parse_rtattr_nested(a, P4TC_ACT_PARAMS_MAX, tb[i]);
+		if (!a[P4TC_ACT_PARAMS_NAME] || !a[P4TC_ACT_PARAMS_TYPE] ||
+		    RTA_PAYLOAD(a[P4TC_ACT_PARAMS_TYPE]) < sizeof(*ty) ||
+		    RTA_PAYLOAD(a[P4TC_ACT_PARAMS_NAME]) > sizeof(p->name)) {
+			fprintf(stderr, "Error: malformed action template reply\n");
+			n = -1;
+			goto out;
+		}
+		ty = RTA_DATA(a[P4TC_ACT_PARAMS_TYPE]);
+		strcpy(p->name, rta_getattr_str(a[P4TC_ACT_PARAMS_NAME]));
+		p->type.typeid = ty->datatype;
+		p->type.startbit = ty->startbit;
+		p->type.endbit = ty->endbit;
+		n++;
+	}
+out:
+	free(ans);
+	return n;
 }
 
 int do_p4tmpl(int argc, char **argv)
@@ -1051,6 +1258,9 @@ int do_p4tmpl(int argc, char **argv)
 		break;
 	case P4TC_OBJ_HEADER:
 		ret = parse_header(cmd, argc, argv, &req.n, ids);
+		break;
+	case P4TC_OBJ_ACT:
+		ret = parse_action_tmpl(cmd, argc, argv, &req.n, ids);
 		break;
 	default:
 		ret = parse_register(cmd, argc, argv, &req.n, ids, &path);

@@ -34,6 +34,7 @@
 #define P4TC_PARSEID_IDX 1
 #define P4TC_HDRFIELDID_IDX 2
 #define P4TC_HDRID_IDX 2
+#define P4TC_AID_IDX 1
 
 /* Where a dump stopped: the last id written at each level of the path */
 struct p4tc_dump_ctx {
@@ -108,6 +109,7 @@ extern const struct p4tc_template_ops p4tc_meta_ops;
 extern const struct p4tc_template_ops p4tc_hdrfield_ops;
 extern const struct p4tc_template_ops p4tc_header_ops;
 extern const struct p4tc_template_ops p4tc_register_ops;
+extern const struct p4tc_template_ops p4tc_act_ops;
 
 struct p4tc_parser;
 
@@ -116,6 +118,7 @@ struct p4tc_parser;
  * @common: name and id
  * @p_meta_idr: user metadata by id
  * @p_reg_idr: registers by id
+ * @p_act_idr: action templates by id
  * @parser: the parse graph and header fields, NULL until the first is made
  * @net: the namespace the pipeline lives in
  * @preacts: bound tc actions run first for every packet (NULL: none yet)
@@ -133,6 +136,7 @@ struct p4tc_pipeline {
 	struct p4tc_template_common common;
 	struct idr p_meta_idr;
 	struct idr p_reg_idr;
+	struct idr p_act_idr;
 	struct p4tc_parser *parser;
 	struct net *net;
 	struct tc_action **preacts;
@@ -323,6 +327,73 @@ struct p4tc_register {
 
 void tcf_register_purge(struct p4tc_pipeline *pipeline);
 
+/**
+ * struct p4tc_act_param - a parameter of an action template
+ * @name: as declared ("port")
+ * @id: id inside the action (1..)
+ * @offset: bytes into an instance's value block
+ * @startbit: first bit of the slice of @datatype
+ * @endbit: last bit of the slice
+ * @datatype: P4T_* of the container
+ */
+struct p4tc_act_param {
+	char name[ACTPARAMNAMSIZ];
+	u32 id;
+	u16 offset;
+	u16 startbit;
+	u16 endbit;
+	u8 datatype;
+};
+
+/**
+ * struct p4tc_act - an action template, and once active a tc action kind
+ * @common: name "[CB/]NAME" and pipeline id
+ * @ops: the tc action kind "PIPELINE/NAME" (valid when @active)
+ * @tn: the kind's instances (valid when @active)
+ * @params: @num_params parameters, in declaration order
+ * @rcu: for freeing after the datapath
+ * @num_params: entries of @params
+ * @params_bytes: size of an instance's value block
+ * @a_id: id inside the pipeline
+ * @a_ref: 1 for existing, plus one per other template naming it
+ * @a_kind_ref: the kind's users (act_api's dyn_ref): 1 for being
+ *	registered, plus instances and lookups in flight
+ * @active: the kind is registered; parameters no longer change
+ */
+struct p4tc_act {
+	struct p4tc_template_common common;
+	struct tc_action_ops ops;
+	struct tc_action_net tn;
+	struct p4tc_act_param *params;
+	struct rcu_head rcu;
+	u32 num_params;
+	u32 params_bytes;
+	u32 a_id;
+	refcount_t a_ref;
+	refcount_t a_kind_ref;
+	bool active;
+};
+
+/* The parameter values of an instance, laid out as @params of its kind */
+struct tcf_p4act_params {
+	struct rcu_head rcu;
+	u8 values[];
+};
+
+/* An instance of an action template: a tc action */
+struct tcf_p4act {
+	struct tc_action common;
+	struct tcf_p4act_params __rcu *params;
+};
+
+struct p4tc_act *tcf_act_find_byname(struct p4tc_pipeline *pipeline,
+				     const char *name);
+int tcf_act_check_pipeline_deletable(struct p4tc_pipeline *pipeline,
+				     struct netlink_ext_ack *extack);
+int tcf_act_check_sealable(struct p4tc_pipeline *pipeline,
+			   struct netlink_ext_ack *extack);
+void tcf_act_purge(struct p4tc_pipeline *pipeline);
+
 /*
  * Helpers of the generic template code, for the object kinds.  Their IDRs
  * hold objects whose first member is their struct p4tc_template_common.
@@ -369,5 +440,6 @@ void tcf_pipeline_exit(void);
 #define to_hdrfield(t) container_of(t, struct p4tc_hdrfield, common)
 #define to_header(t) container_of(t, struct p4tc_header, common)
 #define to_register(t) container_of(t, struct p4tc_register, common)
+#define to_act(t) container_of(t, struct p4tc_act, common)
 
 #endif

@@ -2,13 +2,15 @@
 /*
  * P4TC: P4 programs in traffic control.  Netlink interface of the template
  * side (RTM_*P4TEMPLATE): pipelines, metadata, the parse graph (headers and
- * header fields) and registers.  See Documentation/networking/p4tc.rst.
+ * header fields), registers and action templates; and of the tc actions
+ * action templates make.  See Documentation/networking/p4tc.rst.
  */
 #ifndef __LINUX_P4TC_H
 #define __LINUX_P4TC_H
 
 #include <linux/types.h>
 #include <linux/pkt_sched.h>
+#include <linux/pkt_cls.h>
 
 /* Message header of every template message */
 struct p4tcmsg {
@@ -37,6 +39,11 @@ struct p4tcmsg {
 #define HDRFIELDNAMSIZ TEMPLATENAMSZ
 #define HEADERNAMSIZ TEMPLATENAMSZ
 #define REGISTERNAMSIZ TEMPLATENAMSZ
+#define ACTPARAMNAMSIZ TEMPLATENAMSZ
+
+#define P4TC_MAX_PARAMS 32		/* parameters of one action */
+#define P4TC_CMDS_LIST_MAX 32		/* commands of one action */
+#define P4TC_CMD_MAX_OPNDS 9		/* operands of one command */
 
 /* Ids of the path of an object: [pipeline, object] or [pipeline, parser, object] */
 #define P4TC_PATH_MAX 3
@@ -229,6 +236,42 @@ enum {
 };
 
 #define P4TC_REGISTER_MAX (__P4TC_REGISTER_MAX - 1)
+
+/*
+ * Action template attributes.  An active template is also a tc action
+ * kind "PIPELINE/NAME" whose instances carry P4TC_ACT_OPT, P4TC_ACT_PARMS
+ * (with values) and P4TC_ACT_TM in their TCA_ACT_OPTIONS.
+ */
+enum {
+	P4TC_ACT_UNSPEC,
+	P4TC_ACT_NAME,		/* string "[CB/]NAME"; instances: the kind */
+	P4TC_ACT_PARMS,		/* nested: P4TC_ACT_PARAMS_* nests 1..N */
+	P4TC_ACT_OPT,		/* struct tc_act_dyna (instances) */
+	P4TC_ACT_TM,		/* struct tcf_t (instances, read only) */
+	P4TC_ACT_CMDS_LIST,	/* nested: commands 1..N, see P4TC_CMD_* */
+	P4TC_ACT_ACTIVE,	/* u8: 1 makes the tc action kind */
+	P4TC_ACT_PAD,
+	P4TC_ACT_KIND_ID,	/* u32: the tc action kind's id, read only */
+	__P4TC_ACT_MAX
+};
+
+#define P4TC_ACT_MAX (__P4TC_ACT_MAX - 1)
+
+struct tc_act_dyna {
+	tc_gen;
+};
+
+/* One action parameter: its type in a template, its value in an instance */
+enum {
+	P4TC_ACT_PARAMS_UNSPEC,
+	P4TC_ACT_PARAMS_NAME,	/* string */
+	P4TC_ACT_PARAMS_ID,	/* u32 */
+	P4TC_ACT_PARAMS_TYPE,	/* struct p4tc_meta_size_params */
+	P4TC_ACT_PARAMS_VALUE,	/* binary: the container layout of the type */
+	__P4TC_ACT_PARAMS_MAX
+};
+
+#define P4TC_ACT_PARAMS_MAX (__P4TC_ACT_PARAMS_MAX - 1)
 
 /* P4 types */
 enum {

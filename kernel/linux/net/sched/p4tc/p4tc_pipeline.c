@@ -86,15 +86,24 @@ static int p4tc_action_bind(struct net *net, struct nlattr *nla,
 	return ret;
 }
 
+/* Pre- and postactions first: they may bind instances of the pipeline's
+ * own action kinds, which go next, before the objects actions name.
+ */
 static void tcf_pipeline_free(struct p4tc_pipeline *pipeline)
 {
+	p4tc_action_destroy(pipeline->preacts);
+	p4tc_action_destroy(pipeline->postacts);
+	pipeline->preacts = NULL;
+	pipeline->postacts = NULL;
+	pipeline->num_preacts = 0;
+	pipeline->num_postacts = 0;
+	tcf_act_purge(pipeline);
 	tcf_register_purge(pipeline);
 	tcf_parser_purge(pipeline);
 	tcf_meta_purge(pipeline);
+	idr_destroy(&pipeline->p_act_idr);
 	idr_destroy(&pipeline->p_meta_idr);
 	idr_destroy(&pipeline->p_reg_idr);
-	p4tc_action_destroy(pipeline->preacts);
-	p4tc_action_destroy(pipeline->postacts);
 	kfree(pipeline);
 }
 
@@ -113,7 +122,16 @@ static int tcf_pipeline_put(struct net *net,
 			    struct netlink_ext_ack *extack)
 {
 	struct p4tc_pipeline *pipeline = to_pipeline(tmpl);
+	int ret;
 
+	if (refcount_read(&pipeline->p_ref) > 1) {
+		NL_SET_ERR_MSG(extack,
+			       "Pipeline is in use (bound by a p4 filter)");
+		return -EBUSY;
+	}
+	ret = tcf_act_check_pipeline_deletable(pipeline, extack);
+	if (ret < 0)
+		return ret;
 	if (!refcount_dec_if_one(&pipeline->p_ref)) {
 		NL_SET_ERR_MSG(extack,
 			       "Pipeline is in use (bound by a p4 filter)");
@@ -268,6 +286,8 @@ static int pipeline_check_sealable(struct p4tc_pipeline *pipeline,
 				   struct tc_action **postacts,
 				   struct netlink_ext_ack *extack)
 {
+	int ret;
+
 	if (pipeline->curr_tables != pipeline->num_tables) {
 		NL_SET_ERR_MSG(extack,
 			       "Must have all table defined to update state to ready");
@@ -283,6 +303,9 @@ static int pipeline_check_sealable(struct p4tc_pipeline *pipeline,
 			       "Must specify pipeline postactions before sealing");
 		return -EINVAL;
 	}
+	ret = tcf_act_check_sealable(pipeline, extack);
+	if (ret < 0)
+		return ret;
 	return tcf_parser_check_sealable(pipeline, extack);
 }
 
@@ -363,6 +386,7 @@ static struct p4tc_pipeline *tcf_pipeline_create(struct net *net,
 	pipeline->net = net;
 	idr_init(&pipeline->p_meta_idr);
 	idr_init(&pipeline->p_reg_idr);
+	idr_init(&pipeline->p_act_idr);
 	refcount_set(&pipeline->p_ref, 1);
 	pipeline->p_state = P4TC_STATE_NOT_READY;
 	pipeline->max_rules = tb[P4TC_PIPELINE_MAXRULES] ?
@@ -673,6 +697,7 @@ int __init tcf_pipeline_init(void)
 	refcount_set(&kp->p_ref, 1);
 	idr_init(&kp->p_meta_idr);
 	idr_init(&kp->p_reg_idr);
+	idr_init(&kp->p_act_idr);
 	ret = tcf_meta_init_kernel(kp);
 	if (ret)
 		goto free;

@@ -46,6 +46,7 @@ static const struct p4tc_template_ops *p4tc_ops[P4TC_OBJ_MAX + 1] = {
 	[P4TC_OBJ_PIPELINE] = &p4tc_pipeline_ops,
 	[P4TC_OBJ_META] = &p4tc_meta_ops,
 	[P4TC_OBJ_HDR_FIELD] = &p4tc_hdrfield_ops,
+	[P4TC_OBJ_ACT] = &p4tc_act_ops,
 	[P4TC_OBJ_REGISTER] = &p4tc_register_ops,
 	[P4TC_OBJ_HEADER] = &p4tc_header_ops,
 };
