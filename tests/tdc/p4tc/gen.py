@@ -931,7 +931,303 @@ rg.refuse("register: elements cannot be deleted",
           "Elements cannot be deleted, only set", f"{P} get register/ptest/",
           "reg1")
 
-FILES = [pl, md, rq, pa, rg]
+# ---------------------------------------------------------------- actions
+ac = File("p4tc-action.json", "7f")
+AC = f"{P} create action/ptest"
+AU = f"{P} update action/ptest"
+AG = f"{P} get action/ptest/"
+A1 = f"{AC}/act1 param port type dev param dmac type macaddr id 5 " \
+     "param ttl type bit8"
+A1ON = f"{AC}/act1 param port type dev param dmac type macaddr " \
+       "param ttl type bit8 state active"
+LO = "param port lo param dmac 00:11:22:33:44:55 param ttl 7"
+AA = "$TC actions add action ptest/act1"
+ALS = "$TC actions ls action ptest/act1"
+# instances of every kind are deleted with their template; flushing them
+# first keeps a failed case from leaking one into the next
+ATD = [["$TC actions flush action ptest/act1", 0, 1, 255], pdel()]
+
+ac.case("action template: create with typed parameters (JSON)",
+        [MK], A1, f"$TC -j p4template get action/ptest/act1",
+        json_=[{"pname": "ptest", "obj": "action template"},
+               {"templates": [{"aname": "act1", "actid": 1,
+                               "state": "inactive",
+                               "params": [
+                                   {"name": "port", "type": "dev", "id": 1},
+                                   {"name": "dmac", "type": "mac", "id": 5},
+                                   {"name": "ttl", "type": "bit8",
+                                    "id": 2}]}]}])
+ac.case("action template: actid chosen, a control-block name",
+        [MK], f"{AC}/cb/act1 actid 42", f"{P} get action/ptest/cb/act1",
+        r"action template name cb/act1 actid 42 state inactive")
+ac.case("action template: a template without parameters",
+        [MK], f"{AC}/noparams", AG,
+        r"action template name noparams actid 1 state inactive\n$")
+ac.case("action template: every parameter type",
+        [MK], f"{AC}/act1 param a type bit1 param b type int8 param c "
+        "type be16 param d type ipv4 param e type bool param f type "
+        "bit128 param g type bit32[8-15]", AG,
+        r"param a type bit1 id 1\n.*param b type int8 id 2\n.*param c "
+        r"type be16 id 3\n.*param d type ipv4 id 4\n.*param e type bool "
+        r"id 5\n.*param f type bit128 id 6\n.*param g type bit32\[8-15\]")
+ac.refuse("action template: a duplicate name is refused",
+          [MK, A1], f"{AC}/act1 param x type bit8",
+          "Action template with the same name already exists", AG,
+          r"param x", count=0)
+ac.refuse("action template: a duplicate actid is refused",
+          [MK, f"{AC}/act1 actid 3"], f"{AC}/act2 actid 3",
+          "Action template with the same id already exists", AG,
+          r"^action template", count=1)
+ac.refuse("action template: a parameter name given twice is refused",
+          [MK], f"{AC}/act1 param x type bit8 param x type bit16",
+          "Parameter name given twice", AG, "act1", count=0)
+ac.refuse("action template: a parameter id given twice is refused",
+          [MK], f"{AC}/act1 param x type bit8 id 2 param y type bit8 id 2",
+          "Parameter id given twice", AG, "act1", count=0)
+ac.refuse("action template: a key parameter is refused",
+          [MK], f"{AC}/act1 param x type key", "Invalid parameter type",
+          AG, "act1", count=0)
+ac.refuse("action template: 33 parameters are refused",
+          [MK], f"{AC}/act1 " + " ".join(f"param p{i} type bit8"
+                                          for i in range(33)),
+          "An action has at most 32 parameters", AG, "act1", count=0)
+ac.case("action template: 32 parameters are the limit",
+        [MK], f"{AC}/act1 " + " ".join(f"param p{i} type bit8"
+                                        for i in range(32)),
+        f"{P} get action/ptest/act1", r"param p\d+ type bit8 id \d+", count=32)
+ac.refuse("action template: the kind PIPELINE/NAME must fit 63 bytes",
+          [MK], f"{AC}/" + "a" * 58,
+          "Pipeline and action name together must fit in 63 bytes", AG,
+          "aaaa", count=0)
+ac.case("action template: the kind may take exactly 63 bytes",
+        [MK], f"{AC}/" + "a" * 57 + " state active && "
+        f"$TC actions add action ptest/{'a' * 57} index 1",
+        f"$TC actions ls action ptest/{'a' * 57}", r"index 1 ref 1 bind 0")
+ac.refuse("action template: a parameter needs a type (tc)",
+          [MK], f"{AC}/act1 param x",
+          'Command line is not complete. Try option "help"', prefix="")
+ac.refuse("action template: an unknown template is not found",
+          [MK], f"{P} get action/ptest/nope", "Action template name not found")
+ac.refuse("action template: an unknown id is not found",
+          [MK], f"{P} get action/ptest/ actid 9",
+          "Unable to find action template by id")
+ac.case("action template: state active makes the tc action kind",
+        [MK, A1], f"{AU}/act1 state active && {AA} {LO} index 1",
+        f"{P} get action/ptest/act1; {ALS}",
+        r"state active kind_id \d+\n.*action order 0: ptest/act1 pipe")
+ac.refuse("action template: an inactive template makes no kind",
+          [MK, A1], f"{AA} {LO}", "Failed to load TC action module",
+          ALS, "ptest/act1", count=0)
+ac.refuse("action template: an active template cannot change its parameters",
+          [MK, A1ON], f"{AU}/act1 param x type bit8",
+          "Action template is active: its parameters and commands cannot change",
+          f"{P} get action/ptest/act1", r"param x", count=0)
+ac.case("action template: update replaces the parameters of an inactive one",
+        [MK, A1], f"{AU}/act1 param x type bit16",
+        f"{P} get action/ptest/act1",
+        r"state inactive\n\t param x type bit16 id 1\n$")
+ac.case("action template: dump lists every template",
+        [MK, f"{AC}/a1", f"{AC}/a2", f"{AC}/a3 state active"], AG,
+        AG, r"^action template name a\d actid \d+ state", count=3)
+ac.case("action template: 40 templates dump across messages",
+        [MK, batch(f"p4template create action/ptest/a$i", 40)], AG, AG,
+        r"^action template name a\d+ actid \d+ state inactive", count=40)
+ac.case("action template: delete one",
+        [MK, f"{AC}/a1", f"{AC}/a2"], f"{P} del action/ptest/a1", AG,
+        r"^action template name a2 ")
+ac.case("action template: flush deletes every template and its instances",
+        [MK, f"{AC}/a1", A1ON, f"{AA} {LO} index 4"],
+        f"{P} del action/ptest/", f"{AG}; {ALS}",
+        r"action template|ptest/act1", count=0)
+ac.refuse("action template: creating in a sealed pipeline is refused",
+          [f"{MK} numtables 0 preactions action gact ok postactions action gact ok",
+           f"{P} update pipeline/ptest state ready"],
+          f"{AC}/act1", "Pipeline is sealed", AG, "act1", count=0)
+ac.refuse("action template: sealing needs every template active",
+          [f"{MK} preactions action gact ok postactions action gact ok",
+           f"{AC}/act1"], f"{P} update pipeline/ptest state ready",
+          "Every action template must be active before sealing",
+          f"{P} get pipeline/ptest", "state not ready")
+ac.case("action template: a pipeline with active templates seals",
+        [f"{MK} preactions action gact ok postactions action gact ok",
+         A1ON], f"{P} update pipeline/ptest state ready",
+        f"{P} get pipeline/ptest", "state ready")
+
+# instances
+ac.case("action: instance with every parameter (JSON)",
+        [MK, A1ON, "$IP link add p4d0 type dummy"],
+        f"{AA} param port p4d0 param dmac 00:11:22:33:44:55 param ttl 64 "
+        "index 7", f"$TC -j actions get action ptest/act1 index 7",
+        json_=[{"total acts": 0},
+               {"actions": [{"order": 1, "kind": "ptest/act1",
+                             "control_action": {"type": "pipe"},
+                             "params": [
+                                 {"name": "port", "type": "dev",
+                                  "value": "p4d0", "id": 1},
+                                 {"name": "dmac", "type": "mac",
+                                  "value": "00:11:22:33:44:55", "id": 2},
+                                 {"name": "ttl", "type": "bit8",
+                                  "value": 64, "id": 3}],
+                             "index": 7, "ref": 1, "bind": 0}]}],
+        teardown=[["$IP link del p4d0", 0, 1, 255], *ATD])
+ac.case("action: values of every printable type",
+        [MK, f"{AC}/act1 param a type int8 param b type be16 param c type "
+         "ipv4 param d type bool param e type bit128 state active"],
+        "$TC actions add action ptest/act1 param a -5 param b 0x86dd "
+        "param c 10.1.2.3 param d true param e "
+        "0x10000000000000000000000000000001 index 1",
+        "$TC actions get action ptest/act1 index 1",
+        r"param a type int8 value -5 id 1\n.*param b type be16 value 34525 "
+        r"id 2\n.*param c type ipv4 value 10.1.2.3 id 3\n.*param d type "
+        r"bool value true id 4\n.*param e type bit128 value "
+        r"0x10000000000000000000000000000001 id 5",
+        teardown=ATD)
+ac.case("action: indexes are allocated when none is given",
+        [MK, A1ON], f"{AA} {LO} && {AA} {LO}", ALS,
+        r"index [12] ref 1 bind 0", count=2, teardown=ATD)
+ac.refuse("action: every parameter needs a value",
+          [MK, A1ON], f"{AA} param port lo param ttl 3 index 1",
+          "Every parameter of the action needs a value", ALS, "ptest/act1",
+          count=0, teardown=ATD)
+ac.refuse("action: a value wider than its type is refused by the kernel",
+          [MK, f"{AC}/act1 param x type bit5 state active"],
+          "$TC actions add action ptest/act1 param x 40 index 1",
+          "Value too wide for its type", ALS, "ptest/act1", count=0,
+          teardown=ATD)
+ac.refuse("action: a value wider than its container is refused by tc",
+          [MK, A1ON], f"{AA} param port lo param dmac 00:11:22:33:44:55 "
+          "param ttl 300", 'value "300" of parameter ttl is not a bit8',
+          ALS, "ptest/act1", count=0, teardown=ATD)
+ac.refuse("action: an unknown parameter is refused by tc",
+          [MK, A1ON], f"{AA} param nope 1",
+          'action act1 has no parameter "nope"', teardown=ATD)
+ac.refuse("action: an unknown device is refused by tc",
+          [MK, A1ON], f"{AA} param port nodev0 param dmac 00:11:22:33:44:55 "
+          "param ttl 1", 'value "nodev0" of parameter port is not a dev',
+          teardown=ATD)
+ac.refuse("action: a duplicate index is refused",
+          [MK, A1ON, f"{AA} {LO} index 3"], f"{AA} {LO} index 3",
+          "File exists", ALS, "index 3 ref 1", teardown=ATD, prefix="")
+ac.case("action: replace changes the parameters and the control",
+        [MK, A1ON, f"{AA} {LO} index 3"],
+        "$TC actions replace action ptest/act1 param port lo param dmac "
+        "00:00:00:00:00:01 param ttl 9 drop index 3",
+        "$TC actions get action ptest/act1 index 3",
+        r"ptest/act1 drop\n.*value 00:00:00:00:00:01 id 2\n.*value 9 id 3",
+        teardown=ATD)
+ac.case("action: a cookie is kept",
+        [MK, A1ON], f"{AA} {LO} index 3 cookie a1b2c3",
+        "$TC actions get action ptest/act1 index 3", "cookie a1b2c3",
+        teardown=ATD)
+ac.case("action: delete one instance",
+        [MK, A1ON, f"{AA} {LO} index 3", f"{AA} {LO} index 4"],
+        "$TC actions del action ptest/act1 index 3", ALS,
+        r"index (3|4) ref", count=1, teardown=ATD)
+ac.case("action: flush the kind's instances",
+        [MK, A1ON, f"{AA} {LO} index 3", f"{AA} {LO} index 4"],
+        "$TC actions flush action ptest/act1", ALS, r"index \d ref",
+        count=0, teardown=ATD)
+ac.case("action: bound to a matchall filter, ref and bind count",
+        [MK, A1ON, f"{AA} {LO} index 3", "$TC qdisc add dev lo clsact"],
+        "$TC filter add dev lo ingress matchall action ptest/act1 index 3",
+        ALS, r"index 3 ref 2 bind 1",
+        teardown=[["$TC qdisc del dev lo clsact", 0, 1, 2], *ATD])
+ac.case("action: made by a filter with its parameters",
+        [MK, A1ON, "$TC qdisc add dev lo clsact"],
+        f"$TC filter add dev lo ingress matchall action ptest/act1 {LO}",
+        "$TC filter show dev lo ingress",
+        r"action order 1: ptest/act1 pipe\n.*value lo id 1\n.*ref 1 bind 1",
+        teardown=[["$TC qdisc del dev lo clsact", 0, 1, 2], *ATD])
+ac.refuse("action: a template is not deleted while an instance is bound",
+          [MK, A1ON, f"{AA} {LO} index 3", "$TC qdisc add dev lo clsact",
+           "$TC filter add dev lo ingress matchall action ptest/act1 index 3"],
+          f"{P} del action/ptest/act1",
+          "Action template has instances in use (bound to a filter or pipeline)",
+          ALS, "index 3 ref 2 bind 1",
+          teardown=[["$TC qdisc del dev lo clsact", 0, 1, 2], *ATD])
+ac.refuse("action: a pipeline is not deleted while an instance is bound",
+          [MK, A1ON, "$TC qdisc add dev lo clsact",
+           f"$TC filter add dev lo ingress matchall action ptest/act1 {LO}"],
+          f"{P} del pipeline/ptest",
+          "Action template has instances in use (bound to a filter or pipeline)",
+          f"{P} get pipeline/", "name ptest",
+          teardown=[["$TC qdisc del dev lo clsact", 0, 1, 2], *ATD])
+ac.case("action: deleting the template deletes its unbound instances",
+        [MK, A1ON, f"{AA} {LO} index 3", f"{AA} {LO} index 4"],
+        f"{P} del action/ptest/act1", f"{AG}; {ALS}",
+        r"ptest/act1|action template", count=0)
+ac.case("action: pipeline preactions bind an instance of its own kind",
+        [MK, A1ON, f"{AA} {LO} index 3"],
+        f"{P} update pipeline/ptest preactions action ptest/act1 index 3 "
+        "postactions action gact ok", f"{P} get pipeline/ptest",
+        r"preactions:\n\taction order 1: ptest/act1 pipe\n.*index 3 ref 2 "
+        r"bind 1", teardown=ATD)
+ac.case("action: a pipeline bound only by its own preactions is deleted",
+        [MK, A1ON, f"{AA} {LO} index 3",
+         f"{P} update pipeline/ptest preactions action ptest/act1 index 3 "
+         "postactions action gact ok"],
+        f"{P} del pipeline/ptest", f"{P} get pipeline/; {ALS}",
+        r"ptest", count=0, teardown=[])
+ac.case("action: kinds belong to their namespace",
+        ["$IP netns add p4tcns",
+         f"$TC -n p4tcns p4template create pipeline/ptest",
+         f"$TC -n p4tcns p4template create action/ptest/act1 state active",
+         "$TC -n p4tcns actions add action ptest/act1 index 1"],
+        "$TC actions ls action ptest/act1; "
+        "$TC -n p4tcns actions ls action ptest/act1",
+        "sh -c '$TC -n p4tcns actions ls action ptest/act1; "
+        "$TC actions ls action ptest/act1'", r"ptest/act1 pipe", count=1,
+        teardown=[["$IP netns del p4tcns", 0, 1]], pipes=())
+ac.case("action: a namespace with bound instances is torn down",
+        ["$IP netns add p4tcns",
+         f"$TC -n p4tcns p4template create pipeline/ptest",
+         f"$TC -n p4tcns p4template create action/ptest/act1 state active",
+         "$IP -n p4tcns link add p4d0 type dummy",
+         "$TC -n p4tcns qdisc add dev p4d0 clsact",
+         "$TC -n p4tcns filter add dev p4d0 egress matchall action "
+         "ptest/act1"],
+        "$IP netns del p4tcns", "sh -c 'sleep 1; $IP netns list'", "p4tcns",
+        count=0, teardown=[], pipes=())
+ac.case("action: packets through a matchall filter run the action",
+        [MK, f"{AC}/act1 param x type bit8 state active",
+         "$TC actions add action ptest/act1 param x 1 drop index 1",
+         "$TC qdisc add dev lo clsact",
+         "$TC filter add dev lo egress matchall action ptest/act1 index 1"],
+        "ping -c 2 -W 1 127.0.0.1", "$TC -s actions get action ptest/act1 index 1",
+        r"Sent \d+ bytes ([1-9]\d*) pkt \(dropped \1,", code=1,
+        teardown=[["$TC qdisc del dev lo clsact", 0, 1, 2],
+                  ["$TC actions flush action ptest/act1", 0, 1, 255], pdel()])
+
+# what tc cannot send
+ac.refuse("action template: a parameter without a name (netlink)",
+          [MK], "$P4NL act ptest act1 param-noname",
+          "Must specify parameter name", AG, "act1", count=0)
+ac.refuse("action template: a parameter without a type (netlink)",
+          [MK], "$P4NL act ptest act1 param-notype",
+          "Must specify parameter type", AG, "act1", count=0)
+ac.refuse("action template: a template gives no values (netlink)",
+          [MK], "$P4NL act ptest act1 param-value",
+          "A template gives types, not values", AG, "act1", count=0)
+ac.refuse("action template: commands are not accepted yet (netlink)",
+          [MK], "$P4NL act ptest act1 cmds",
+          "Action commands are not supported by this kernel yet", AG, "act1",
+          count=0)
+ac.refuse("action template: an active template stays active (netlink)",
+          [MK, A1ON], "$P4NL act ptest act1 inactive",
+          "An active action template stays active until deleted",
+          f"{P} get action/ptest/act1", "state active")
+ac.refuse("action: an instance without its options block (netlink)",
+          [MK, f"{AC}/act1 param x type bit8 state active"],
+          "$P4NL inst ptest/act1 noopt",
+          "P4 action needs its parameters block", ALS, "ptest/act1", count=0,
+          teardown=ATD)
+ac.refuse("action: an instance gives values, not types (netlink)",
+          [MK, f"{AC}/act1 param x type bit8 state active"],
+          "$P4NL inst ptest/act1 type", "An instance gives values, not types",
+          ALS, "ptest/act1", count=0, teardown=ATD)
+
+
+FILES = [pl, md, rq, pa, rg, ac]
 
 
 def render(f):

@@ -30,6 +30,12 @@ Scenarios:
                               RTNLGRP_TC; print the notification
     echo PIPE                 create pipeline PIPE with NLM_F_ECHO; print
                               the echoed message
+    act PIPE NAME HOW         create (update for "inactive") action
+                              template NAME: HOW is param-noname,
+                              param-notype, param-value, inactive, cmds
+    inst KIND HOW             add an instance of action kind KIND: HOW is
+                              noopt (no P4TC_ACT_OPT) or type (a
+                              parameter that carries a type)
 """
 
 import os
@@ -53,6 +59,11 @@ PIPELINE_STATE = 3
 META_NAME, META_SIZE = 1, 2
 HDRFIELD_DATA, HDRFIELD_NAME, HDRFIELD_PARSER_NAME = 1, 2, 3
 P4T_U8 = 1
+OBJ_ACT = 4
+ACT_NAME, ACT_PARMS, ACT_OPT, ACT_CMDS, ACT_ACTIVE = 1, 2, 3, 5, 6
+PARAM_NAME, PARAM_TYPE, PARAM_VALUE = 1, 3, 4
+RTM_NEWACTION = 48
+TCA_ACT_TAB, TCA_ACT_KIND, TCA_ACT_OPTIONS = 1, 1, 2
 
 
 def attr(t, payload):
@@ -238,6 +249,36 @@ def main(argv):
                            strz(HDRFIELD_NAME, a[1]),
                            strz(HDRFIELD_PARSER_NAME, "parser1"),
                            attr(HDRFIELD_DATA, meta_size())))))
+    elif sc == "act":
+        param = {
+            "param-noname": attr(PARAM_TYPE, meta_size()),
+            "param-notype": strz(PARAM_NAME, "x"),
+            "param-value": strz(PARAM_NAME, "x") +
+                           attr(PARAM_TYPE, meta_size()) +
+                           attr(PARAM_VALUE, b"\1"),
+        }
+        how = a[2]
+        extra = b""
+        if how in param:
+            extra = nest(ACT_PARMS, nest(1, param[how]))
+        elif how == "inactive":
+            extra = attr(ACT_ACTIVE, b"\0")
+        elif how == "cmds":
+            extra = nest(ACT_CMDS, nest(1))
+        msg = message(RTM_CREATEP4TEMPLATE,
+                      NLM_F_REPLACE if how == "inactive" else create,
+                      OBJ_ACT, strz(P4TC_ROOT_PNAME, a[0]) +
+                      nest(P4TC_ROOT, nest(1, nest(P4TC_PARAMS,
+                           strz(ACT_NAME, a[1]), extra))))
+    elif sc == "inst":
+        opts = nest(ACT_PARMS, nest(1, strz(PARAM_NAME, "x"),
+                                    attr(PARAM_TYPE, meta_size()),
+                                    attr(PARAM_VALUE, b"\1")))
+        if a[1] == "type":
+            opts += attr(ACT_OPT, b"\0" * 20)
+        tab = nest(TCA_ACT_TAB, nest(1, strz(TCA_ACT_KIND, a[0]),
+                                     nest(TCA_ACT_OPTIONS, opts)))
+        msg = message(RTM_NEWACTION, create, 0, tab, raw_hdr=b"\0" * 4)
     else:
         print(f"p4nl.py: unknown scenario {sc}", file=sys.stderr)
         return 2

@@ -132,10 +132,13 @@ static int tcf_p4act_act(struct sk_buff *skb, const struct tc_action *a,
 			 struct tcf_result *res)
 {
 	struct tcf_p4act *p = to_p4act(a);
+	int verdict = READ_ONCE(p->tcf_action);
 
 	tcf_lastuse_update(&p->tcf_tm);
 	tcf_action_update_bstats(&p->common, skb);
-	return READ_ONCE(p->tcf_action);
+	if (verdict == TC_ACT_SHOT)
+		tcf_action_inc_drop_qstats(&p->common);
+	return verdict;
 }
 
 static int tcf_p4act_param_values_fill(struct sk_buff *skb,
@@ -489,8 +492,7 @@ static int tcf_act_own_binds(struct p4tc_pipeline *pipeline,
 	return n;
 }
 
-/*
- * May the template go?  Not while another template names it, nor while
+/* May the template go?  Not while another template names it, nor while
  * one of its instances is bound, except, when the whole pipeline goes, by
  * the pipeline's own pre- and postactions.
  */
@@ -532,8 +534,7 @@ static int tcf_act_check_deletable(struct p4tc_pipeline *pipeline,
 	return ret;
 }
 
-/*
- * Drop the creator's reference of every unbound instance, which deletes
+/* Drop the creator's reference of every unbound instance, which deletes
  * it.  Bound ones (only when a dying namespace's filters still hold them)
  * stay until their filter goes.  The creator's reference is only dropped
  * under RTNL, so an instance found stays while the lock is let go.
@@ -563,8 +564,7 @@ static void tcf_act_delete_instances(struct p4tc_act *act)
 	} while (found);
 }
 
-/*
- * Take the template out of its pipeline.  Its unbound instances are
+/* Take the template out of its pipeline.  Its unbound instances are
  * deleted; the kind is unregistered and freed when its last user goes.
  */
 static void tcf_act_destroy(struct p4tc_pipeline *pipeline,
@@ -658,8 +658,8 @@ void tcf_act_purge(struct p4tc_pipeline *pipeline)
 		tcf_act_destroy(pipeline, act);
 }
 
-static bool tcf_params_have_id(const struct p4tc_act_param *params, u32 n,
-				u32 id)
+static bool tcf_params_have_id(const struct p4tc_act_param *params,
+			       u32 n, u32 id)
 {
 	u32 i;
 
