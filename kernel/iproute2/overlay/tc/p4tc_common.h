@@ -54,6 +54,10 @@ int p4_get_act_params(const char *pname, const char *aname,
 		      struct p4_act_param *params);
 void p4_print_act_params(struct rtattr *nest);
 
+struct nlmsghdr;
+int p4_cmds_parse(int *argc_p, char ***argv_p, struct nlmsghdr *n);
+void p4_cmds_print(struct rtattr *list);
+
 int do_p4tmpl(int argc, char **argv);
 
 struct action_util;

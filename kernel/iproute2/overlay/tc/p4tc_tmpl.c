@@ -64,7 +64,8 @@ static void p4tmpl_usage(void)
 		"       register/PNAME/RNAME [ regid ID ] type TYPE numelems N\n"
 		"                (update:) index I value VALUE\n"
 		"       action/PNAME/[CB/]ANAME [ actid ID ]\n"
-		"                [ param NAME type TYPE [ id ID ] ]... [ state active ]\n"
+		"                [ param NAME type TYPE [ id ID ] ]... [ cmd COMMAND ]...\n"
+		"                [ state active ]\n"
 		"TYPE := bitN | intN | bitN[START-END] | u8..u128 | s8..s128 | be16 | be32\n"
 		"        | be64 | ipv4 | mac | bool | dev\n"
 		"NEXT := HDR | accept | reject\n"
@@ -416,11 +417,25 @@ static int parse_header(int cmd, int argc, char **argv, struct nlmsghdr *n,
 static int parse_action_tmpl(int cmd, int argc, char **argv,
 			     struct nlmsghdr *n, __u32 *ids)
 {
+	/* commands are gathered apart, as they may come between params */
+	struct {
+		struct nlmsghdr n;
+		char buf[MAX_MSG];
+	} cmds = { .n.nlmsg_len = NLMSG_LENGTH(0) };
 	struct rtattr *params = NULL;
 	bool active = false;
 	int nparams = 0;
 
 	while (argc > 0) {
+		if (!strcmp(*argv, "cmd")) {
+			if (cmds.n.nlmsg_len > NLMSG_LENGTH(0)) {
+				fprintf(stderr, "Error: commands come together, one \"cmd\" each\n");
+				return -1;
+			}
+			if (p4_cmds_parse(&argc, &argv, &cmds.n))
+				return -1;
+			continue;
+		}
 		if (!strcmp(*argv, "actid")) {
 			NEXT_ARG();
 			ids[1] = get_id(*argv);
@@ -461,6 +476,10 @@ static int parse_action_tmpl(int cmd, int argc, char **argv,
 	}
 	if (params)
 		addattr_nest_end(n, params);
+	if (cmds.n.nlmsg_len > NLMSG_LENGTH(0) &&
+	    addraw_l(n, MAX_MSG, NLMSG_DATA(&cmds.n),
+		     cmds.n.nlmsg_len - NLMSG_LENGTH(0)))
+		return -1;
 	if (active)
 		addattr8(n, MAX_MSG, P4TC_ACT_ACTIVE, 1);
 	return 0;
@@ -918,6 +937,8 @@ static void print_action_tmpl(struct rtattr *params, __u32 *ids)
 			   rta_getattr_u32(tb[P4TC_ACT_KIND_ID]));
 	if (tb[P4TC_ACT_PARMS])
 		p4_print_act_params(tb[P4TC_ACT_PARMS]);
+	if (tb[P4TC_ACT_CMDS_LIST])
+		p4_cmds_print(tb[P4TC_ACT_CMDS_LIST]);
 	print_nl();
 }
 

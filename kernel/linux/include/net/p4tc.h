@@ -127,6 +127,7 @@ struct p4tc_parser;
  * @num_postacts: entries of @postacts
  * @max_rules: limit on table entries (1..P4TC_MAXRULES_LIMIT)
  * @p_meta_bits: bits the user metadata containers take together
+ * @p_meta_used: bytes of a packet's metadata that a metadatum holds
  * @p_ref: 1 for existing, plus one per user (p4 filter) that pins it
  * @num_tables: tables the program declares
  * @curr_tables: tables created so far
@@ -145,6 +146,7 @@ struct p4tc_pipeline {
 	int num_postacts;
 	u32 max_rules;
 	u32 p_meta_bits;
+	DECLARE_BITMAP(p_meta_used, P4TC_MAXMETA_OFFSET / 8);
 	refcount_t p_ref;
 	u16 num_tables;
 	u16 curr_tables;
@@ -178,6 +180,7 @@ void tcf_pipeline_put_ref(struct p4tc_pipeline *pipeline);
  * @m_endbit: last bit of the slice
  * @m_datatype: P4T_* of the container
  * @m_read_only: kernel metadata that programs may read but not write
+ * @m_offset: bytes into a packet's metadata (user metadata)
  */
 struct p4tc_metadata {
 	struct p4tc_template_common common;
@@ -188,6 +191,7 @@ struct p4tc_metadata {
 	u16 m_endbit;
 	u8 m_datatype;
 	bool m_read_only;
+	u8 m_offset;
 };
 
 struct p4tc_metadata *tcf_meta_find_byid(struct p4tc_pipeline *pipeline,
@@ -220,6 +224,7 @@ enum {
  * @parser_id: id (the pipeline has one parser)
  * @num_objects: headers and fields; the parser goes with the last one
  * @num_headers: headers (P4TC_MAX_PARSE_HEADERS at most)
+ * @hdr_slots: the slots (bits) headers take in a packet's parse state
  */
 struct p4tc_parser {
 	char parser_name[PARSERNAMSIZ];
@@ -229,6 +234,7 @@ struct p4tc_parser {
 	u32 parser_id;
 	u32 num_objects;
 	u32 num_headers;
+	u32 hdr_slots;
 };
 
 /**
@@ -247,6 +253,7 @@ struct p4tc_parser {
  * @default_next: header after this one when no transition matches
  * @default_kind: P4TC_NEXT_*; HEADER means @default_next
  * @hdr_ref: 1 for existing, plus one per field and transition naming it
+ * @slot: where a packet's parse state keeps this header's offset
  */
 struct p4tc_header {
 	struct p4tc_template_common common;
@@ -263,6 +270,7 @@ struct p4tc_header {
 	struct p4tc_header *default_next;
 	u8 default_kind;
 	refcount_t hdr_ref;
+	u8 slot;
 };
 
 #define P4TC_HDRFIELD_NO_OFFSET 0xffff
@@ -351,6 +359,10 @@ struct p4tc_act_param {
  * @ops: the tc action kind "PIPELINE/NAME" (valid when @active)
  * @tn: the kind's instances (valid when @active)
  * @params: @num_params parameters, in declaration order
+ * @prog: the program (NULL: none), read by the datapath under RCU
+ * @cmds_nla: the program as the user sent it, for dumps
+ * @pipeline: the pipeline (the datapath uses it only through @prog)
+ * @dying_prog: the program while its pipeline is being destroyed
  * @rcu: for freeing after the datapath
  * @num_params: entries of @params
  * @params_bytes: size of an instance's value block
@@ -365,6 +377,10 @@ struct p4tc_act {
 	struct tc_action_ops ops;
 	struct tc_action_net tn;
 	struct p4tc_act_param *params;
+	struct p4tc_prog __rcu *prog;
+	struct nlattr *cmds_nla;
+	struct p4tc_pipeline *pipeline;
+	struct p4tc_prog *dying_prog;
 	struct rcu_head rcu;
 	u32 num_params;
 	u32 params_bytes;
@@ -388,6 +404,61 @@ struct tcf_p4act {
 
 struct p4tc_act *tcf_act_find_byname(struct p4tc_pipeline *pipeline,
 				     const char *name);
+void tcf_act_put_ref(struct p4tc_act *act);
+
+/* A parameter list of a template, with its count and instance block size */
+struct p4tc_param_list {
+	struct p4tc_act_param *params;
+	u32 num;
+	u32 bytes;
+};
+
+/* A command operand, resolved against the objects it names */
+struct p4tc_cmd_opnd {
+	const struct p4tc_type *type;	/* the object's container type */
+	struct p4tc_type_mask_shift ms;	/* the object's slice of it */
+	union {
+		struct p4tc_metadata *meta;
+		struct p4tc_hdrfield *field;
+		struct p4tc_register *reg;
+		struct p4tc_act *act;		/* act with arguments */
+	};
+	struct tc_action *inst;		/* act by index (bound), or NULL */
+	struct p4t_val value;		/* constants, dev: the value */
+	u32 index;			/* param, register element, kmeta id */
+	u16 shift;			/* the operand's slice: first bit */
+	u16 width;			/* bits of the operand's value */
+	u16 obj_width;			/* bits of the object's value */
+	u8 kind;			/* P4TC_OPER_* */
+	bool is_signed;
+};
+
+/* A command; labels are resolved to command indexes */
+struct p4tc_cmd {
+	struct p4tc_cmd_opnd *opnds;
+	const char *prefix;		/* print: in the template's cmds_nla */
+	u32 then_arg;			/* verdict, or command index to go to */
+	u32 else_arg;
+	u8 op;				/* P4TC_CMD_OP_* */
+	u8 num_opnds;
+	u8 then_ctl;			/* P4TC_CTL_VERDICT or _JUMP */
+	u8 else_ctl;
+};
+
+/* A program: what an action template's commands resolve to */
+struct p4tc_prog {
+	u32 num_cmds;
+	struct p4tc_cmd cmds[];
+};
+
+struct p4tc_prog *p4tc_cmds_parse(struct p4tc_pipeline *pipeline,
+				  const struct p4tc_param_list *params,
+				  struct nlattr *nla,
+				  struct netlink_ext_ack *extack);
+void p4tc_prog_free(struct p4tc_prog *prog);
+int p4tc_prog_binds(const struct p4tc_prog *prog, const struct tc_action *a);
+int p4tc_act_run(struct sk_buff *skb, const struct p4tc_act *act,
+		 const u8 *params, int verdict);
 int tcf_act_check_pipeline_deletable(struct p4tc_pipeline *pipeline,
 				     struct netlink_ext_ack *extack);
 int tcf_act_check_sealable(struct p4tc_pipeline *pipeline,

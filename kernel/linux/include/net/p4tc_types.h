@@ -58,6 +58,13 @@ struct p4tc_type_mask_shift {
 	u8 width;
 };
 
+void p4t_val_ones(struct p4t_val *v, unsigned int width);
+void p4t_val_shl(struct p4t_val *v, unsigned int s);
+void p4t_val_shr(struct p4t_val *v, unsigned int s);
+bool p4t_val_bit(const struct p4t_val *v, unsigned int bit);
+void p4t_val_sign_extend(struct p4t_val *v, unsigned int width);
+void p4t_val_trunc(struct p4t_val *v, unsigned int width);
+
 const struct p4tc_type *p4type_find_byid(int typeid);
 bool p4tc_type_unsigned(int typeid);
 

@@ -273,6 +273,101 @@ enum {
 
 #define P4TC_ACT_PARAMS_MAX (__P4TC_ACT_PARAMS_MAX - 1)
 
+/*
+ * Commands: the body of an action template.  P4TC_ACT_CMDS_LIST holds
+ * commands 1..P4TC_CMDS_LIST_MAX, run in order.
+ */
+enum {
+	P4TC_CMD_UNSPEC,
+	P4TC_CMD_OP,		/* u8: P4TC_CMD_OP_* */
+	P4TC_CMD_OPNDS,		/* nested: operands 1..P4TC_CMD_MAX_OPNDS */
+	P4TC_CMD_THEN,		/* nested P4TC_CTL_*: branch taken; jump; ret */
+	P4TC_CMD_ELSE,		/* nested P4TC_CTL_*: branch not taken */
+	P4TC_CMD_LABEL,		/* string: the name of a label command */
+	P4TC_CMD_PREFIX,	/* string: print's prefix */
+	__P4TC_CMD_MAX
+};
+
+#define P4TC_CMD_MAX (__P4TC_CMD_MAX - 1)
+
+/* Command operations, numbered as in the seed series */
+enum {
+	P4TC_CMD_OP_UNSPEC,
+	P4TC_CMD_OP_SET,		/* dst src */
+	P4TC_CMD_OP_ACT,		/* action [args...] */
+	P4TC_CMD_OP_BEQ,		/* a b, THEN and ELSE */
+	P4TC_CMD_OP_BNE,
+	P4TC_CMD_OP_BLT,
+	P4TC_CMD_OP_BLE,
+	P4TC_CMD_OP_BGT,
+	P4TC_CMD_OP_BGE,
+	P4TC_CMD_OP_PLUS,		/* dst a b */
+	P4TC_CMD_OP_PRINT,		/* any */
+	P4TC_CMD_OP_TABLEAPPLY,		/* table */
+	P4TC_CMD_OP_SNDPORTEGR,		/* dev */
+	P4TC_CMD_OP_MIRPORTEGR,		/* dev */
+	P4TC_CMD_OP_SUB,		/* dst a b */
+	P4TC_CMD_OP_CONCAT,		/* dst, then 2 to 8 sources */
+	P4TC_CMD_OP_BAND,		/* dst a b */
+	P4TC_CMD_OP_BOR,
+	P4TC_CMD_OP_BXOR,
+	P4TC_CMD_OP_LABEL,		/* P4TC_CMD_LABEL */
+	P4TC_CMD_OP_JUMP,		/* THEN */
+	P4TC_CMD_OP_RET,		/* THEN optional: a verdict */
+	__P4TC_CMD_OP_MAX
+};
+
+#define P4TC_CMD_OP_MAX (__P4TC_CMD_OP_MAX - 1)
+
+/* Where control goes: exactly one of these */
+enum {
+	P4TC_CTL_UNSPEC,
+	P4TC_CTL_VERDICT,	/* u32: TC_ACT_*; TC_ACT_PIPE goes on */
+	P4TC_CTL_JUMP,		/* u32: forward distance in commands, >= 1 */
+	P4TC_CTL_LABEL,		/* string: jump to this label */
+	__P4TC_CTL_MAX
+};
+
+#define P4TC_CTL_MAX (__P4TC_CTL_MAX - 1)
+
+/* Operand kinds, and what P4TC_OPND_PATH names for each */
+enum {
+	P4TC_OPER_UNSPEC,
+	P4TC_OPER_CONST,	/* no path: P4TC_OPND_TYPE and _VALUE */
+	P4TC_OPER_META,		/* "PIPE.NAME"; PIPE "kernel": skb metadata */
+	P4TC_OPER_HDRFIELD,	/* "PIPE.PARSER.HDR.FIELD" */
+	P4TC_OPER_KEY,		/* "PIPE.CB/TABLE" */
+	P4TC_OPER_PARAM,	/* "NAME": a parameter of this action */
+	P4TC_OPER_DEV,		/* "IFNAME" */
+	P4TC_OPER_REG,		/* "PIPE.NAME", P4TC_OPND_INDEX the element */
+	P4TC_OPER_RES,		/* "hit" or "miss" */
+	P4TC_OPER_TBL,		/* "PIPE.CB/TABLE" */
+	P4TC_OPER_ACT,		/* "PIPE.NAME" or "kernel.KIND", INDEX */
+	__P4TC_OPER_MAX
+};
+
+#define P4TC_OPER_MAX (__P4TC_OPER_MAX - 1)
+
+/* Bits [startbit, endbit] of an operand's value, bit 0 the lowest */
+struct p4tc_opnd_slice {
+	__u16 startbit;
+	__u16 endbit;
+};
+
+/* One operand */
+enum {
+	P4TC_OPND_UNSPEC,
+	P4TC_OPND_KIND,		/* u8: P4TC_OPER_* */
+	P4TC_OPND_PATH,		/* string */
+	P4TC_OPND_SLICE,	/* struct p4tc_opnd_slice; default: all bits */
+	P4TC_OPND_TYPE,		/* struct p4tc_meta_size_params: constants */
+	P4TC_OPND_VALUE,	/* binary: a constant, its type's container */
+	P4TC_OPND_INDEX,	/* u32: register element, action instance */
+	__P4TC_OPND_MAX
+};
+
+#define P4TC_OPND_MAX (__P4TC_OPND_MAX - 1)
+
 /* P4 types */
 enum {
 	P4T_UNSPEC,

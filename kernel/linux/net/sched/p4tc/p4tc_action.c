@@ -22,6 +22,7 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/act_api.h>
@@ -131,11 +132,15 @@ static struct p4tc_act_param *tcf_param_find(struct p4tc_act *act,
 static int tcf_p4act_act(struct sk_buff *skb, const struct tc_action *a,
 			 struct tcf_result *res)
 {
+	const struct p4tc_act *act = to_act_ops(a->ops);
+	const struct tcf_p4act_params *params;
 	struct tcf_p4act *p = to_p4act(a);
 	int verdict = READ_ONCE(p->tcf_action);
 
 	tcf_lastuse_update(&p->tcf_tm);
 	tcf_action_update_bstats(&p->common, skb);
+	params = rcu_dereference_bh(p->params);
+	verdict = p4tc_act_run(skb, act, params->values, verdict);
 	if (verdict == TC_ACT_SHOT)
 		tcf_action_inc_drop_qstats(&p->common);
 	return verdict;
@@ -421,6 +426,7 @@ static void tcf_act_release(const struct tc_action_ops *ops)
 {
 	struct p4tc_act *act = to_act_ops(ops);
 
+	/* its program went when the template was deleted */
 	idr_destroy(&act->tn.idrinfo->action_idr);
 	kfree(act->tn.idrinfo);
 	kfree(act->params);
@@ -433,8 +439,25 @@ static void tcf_act_release(const struct tc_action_ops *ops)
 
 static void tcf_act_free(struct p4tc_act *act)
 {
+	p4tc_prog_free(rcu_dereference_protected(act->prog, 1));
+	kfree(act->cmds_nla);
 	kfree(act->params);
 	kfree(act);
+}
+
+/* Take the program away from the datapath; the caller frees it after an
+ * RCU grace period if the template has instances left (a dying namespace).
+ */
+static struct p4tc_prog *tcf_act_take_prog(struct p4tc_act *act)
+{
+	kfree(act->cmds_nla);
+	act->cmds_nla = NULL;
+	return rcu_replace_pointer_rtnl(act->prog, NULL);
+}
+
+static bool tcf_act_has_instances(const struct p4tc_act *act)
+{
+	return act->active && !idr_is_empty(&act->tn.idrinfo->action_idr);
 }
 
 /* Make the template a tc action kind of its namespace. */
@@ -492,6 +515,19 @@ static int tcf_act_own_binds(struct p4tc_pipeline *pipeline,
 	return n;
 }
 
+/* Binds of @a that the programs of the pipeline's templates hold. */
+static int tcf_act_prog_binds(struct p4tc_pipeline *pipeline,
+			      struct tc_action *a)
+{
+	struct p4tc_act *act;
+	unsigned long tmp, id;
+	int n = 0;
+
+	idr_for_each_entry_ul(&pipeline->p_act_idr, act, tmp, id)
+		n += p4tc_prog_binds(rtnl_dereference(act->prog), a);
+	return n;
+}
+
 /* May the template go?  Not while another template names it, nor while
  * one of its instances is bound, except, when the whole pipeline goes, by
  * the pipeline's own pre- and postactions.
@@ -522,7 +558,8 @@ static int tcf_act_check_deletable(struct p4tc_pipeline *pipeline,
 			continue;
 		binds = atomic_read(&p->tcfa_bindcnt);
 		if (with_pipeline)
-			binds -= tcf_act_own_binds(pipeline, p);
+			binds -= tcf_act_own_binds(pipeline, p) +
+				 tcf_act_prog_binds(pipeline, p);
 		if (binds > 0) {
 			NL_SET_ERR_MSG(extack,
 				       "Action template has instances in use (bound to a filter or pipeline)");
@@ -570,12 +607,18 @@ static void tcf_act_delete_instances(struct p4tc_act *act)
 static void tcf_act_destroy(struct p4tc_pipeline *pipeline,
 			    struct p4tc_act *act)
 {
+	struct p4tc_prog *prog;
+
 	idr_remove(&pipeline->p_act_idr, act->a_id);
 	if (!act->active) {
 		tcf_act_free(act);
 		return;
 	}
 	tcf_act_delete_instances(act);
+	prog = tcf_act_take_prog(act);
+	if (prog && tcf_act_has_instances(act))
+		synchronize_rcu();
+	p4tc_prog_free(prog);
 	tcf_unregister_dyn_action(pipeline->net, &act->ops);
 }
 
@@ -653,9 +696,30 @@ void tcf_act_purge(struct p4tc_pipeline *pipeline)
 {
 	struct p4tc_act *act;
 	unsigned long tmp, id;
+	bool readers = false;
 
+	/* Programs first: they bind instances of each other's kinds. */
+	idr_for_each_entry_ul(&pipeline->p_act_idr, act, tmp, id) {
+		act->dying_prog = tcf_act_take_prog(act);
+		readers |= tcf_act_has_instances(act);
+	}
+	if (readers)
+		synchronize_rcu();
+	idr_for_each_entry_ul(&pipeline->p_act_idr, act, tmp, id) {
+		p4tc_prog_free(act->dying_prog);
+		act->dying_prog = NULL;
+	}
 	idr_for_each_entry_ul(&pipeline->p_act_idr, act, tmp, id)
 		tcf_act_destroy(pipeline, act);
+}
+
+/**
+ * tcf_act_put_ref - a program no longer names this template
+ * @act: the template
+ */
+void tcf_act_put_ref(struct p4tc_act *act)
+{
+	refcount_dec(&act->a_ref);
 }
 
 static bool tcf_params_have_id(const struct p4tc_act_param *params,
@@ -668,13 +732,6 @@ static bool tcf_params_have_id(const struct p4tc_act_param *params,
 			return true;
 	return false;
 }
-
-/* A parameter list of a template, with its count and instance block size */
-struct p4tc_param_list {
-	struct p4tc_act_param *params;
-	u32 num;
-	u32 bytes;
-};
 
 static int tcf_act_params_parse(struct p4tc_param_list *list,
 				struct nlattr *nla,
@@ -786,12 +843,96 @@ err:
 	return ret;
 }
 
+/* New parameters and program of a template being written */
+struct p4tc_act_body {
+	struct p4tc_param_list pl;
+	struct p4tc_prog *prog;
+	struct nlattr *cmds_nla;
+	bool new_params;
+	bool new_prog;
+};
+
+/* Parse what @tb changes; the program is checked against the parameters
+ * it will run with (so new parameters recheck the current program).
+ */
+static int tcf_act_body_parse(struct p4tc_pipeline *pipeline,
+			      struct p4tc_act *act, struct nlattr **tb,
+			      struct p4tc_act_body *body,
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *cmds = tb[P4TC_ACT_CMDS_LIST];
+	int ret;
+
+	body->pl.params = act->params;
+	body->pl.num = act->num_params;
+	body->pl.bytes = act->params_bytes;
+	if (tb[P4TC_ACT_PARMS]) {
+		ret = tcf_act_params_parse(&body->pl, tb[P4TC_ACT_PARMS],
+					   extack);
+		if (ret < 0)
+			return ret;
+		body->new_params = true;
+		if (!cmds)
+			cmds = act->cmds_nla;
+	}
+	if (!cmds)
+		return 0;
+
+	body->cmds_nla = kmemdup(cmds, cmds->nla_len, GFP_KERNEL);
+	if (!body->cmds_nla) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	body->prog = p4tc_cmds_parse(pipeline, &body->pl, body->cmds_nla,
+				     extack);
+	if (IS_ERR(body->prog)) {
+		ret = PTR_ERR(body->prog);
+		kfree(body->cmds_nla);
+		goto err;
+	}
+	body->new_prog = true;
+	return 0;
+
+err:
+	if (body->new_params)
+		kfree(body->pl.params);
+	body->new_params = false;
+	return ret;
+}
+
+static void tcf_act_body_abort(struct p4tc_act_body *body)
+{
+	if (body->new_params)
+		kfree(body->pl.params);
+	if (body->new_prog) {
+		p4tc_prog_free(body->prog);
+		kfree(body->cmds_nla);
+	}
+}
+
+/* Install the new body in a template nobody runs yet (inactive). */
+static void tcf_act_body_commit(struct p4tc_act *act,
+				struct p4tc_act_body *body)
+{
+	if (body->new_params) {
+		kfree(act->params);
+		act->params = body->pl.params;
+		act->num_params = body->pl.num;
+		act->params_bytes = body->pl.bytes;
+	}
+	if (body->new_prog) {
+		p4tc_prog_free(tcf_act_take_prog(act));
+		rcu_assign_pointer(act->prog, body->prog);
+		act->cmds_nla = body->cmds_nla;
+	}
+}
+
 static struct p4tc_template_common *
 tcf_act_create(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 	       struct netlink_ext_ack *extack)
 {
 	u32 a_id = ids[P4TC_AID_IDX];
-	struct p4tc_param_list list;
+	struct p4tc_act_body body = {};
 	struct p4tc_act *act;
 	const char *name;
 	int ret;
@@ -820,23 +961,15 @@ tcf_act_create(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 			       "Action template with the same id already exists");
 		return ERR_PTR(-EEXIST);
 	}
-	if (tb[P4TC_ACT_CMDS_LIST]) {
-		NL_SET_ERR_MSG(extack,
-			       "Action commands are not supported by this kernel yet");
-		return ERR_PTR(-EOPNOTSUPP);
-	}
 
 	act = kzalloc(sizeof(*act), GFP_KERNEL);
 	if (!act)
 		return ERR_PTR(-ENOMEM);
-	if (tb[P4TC_ACT_PARMS]) {
-		ret = tcf_act_params_parse(&list, tb[P4TC_ACT_PARMS], extack);
-		if (ret < 0)
-			goto free;
-		act->params = list.params;
-		act->num_params = list.num;
-		act->params_bytes = list.bytes;
-	}
+	ret = tcf_act_body_parse(pipeline, act, tb, &body, extack);
+	if (ret < 0)
+		goto free;
+	tcf_act_body_commit(act, &body);
+	act->pipeline = pipeline;
 
 	strscpy(act->common.name, name, TEMPLATENAMSZ);
 	act->common.ops = &p4tc_act_ops;
@@ -868,7 +1001,7 @@ tcf_act_update(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 {
 	const char *name = tb[P4TC_ACT_NAME] ? nla_data(tb[P4TC_ACT_NAME]) :
 			   NULL;
-	struct p4tc_param_list list = {};
+	struct p4tc_act_body body = {};
 	struct p4tc_act *act;
 	int ret;
 
@@ -890,29 +1023,17 @@ tcf_act_update(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 		return &act->common;
 	}
 
-	if (tb[P4TC_ACT_CMDS_LIST]) {
-		NL_SET_ERR_MSG(extack,
-			       "Action commands are not supported by this kernel yet");
-		return ERR_PTR(-EOPNOTSUPP);
-	}
-	if (tb[P4TC_ACT_PARMS]) {
-		ret = tcf_act_params_parse(&list, tb[P4TC_ACT_PARMS], extack);
-		if (ret < 0)
-			return ERR_PTR(ret);
-	}
+	ret = tcf_act_body_parse(pipeline, act, tb, &body, extack);
+	if (ret < 0)
+		return ERR_PTR(ret);
 	if (tb[P4TC_ACT_ACTIVE] && nla_get_u8(tb[P4TC_ACT_ACTIVE])) {
 		ret = tcf_act_activate(pipeline, act, extack);
 		if (ret < 0) {
-			kfree(list.params);
+			tcf_act_body_abort(&body);
 			return ERR_PTR(ret);
 		}
 	}
-	if (tb[P4TC_ACT_PARMS]) {
-		kfree(act->params);
-		act->params = list.params;
-		act->num_params = list.num;
-		act->params_bytes = list.bytes;
-	}
+	tcf_act_body_commit(act, &body);
 	return &act->common;
 }
 
@@ -930,7 +1051,10 @@ static int tcf_act_fill(struct sk_buff *skb, struct p4tc_template_common *tmpl)
 	    nla_put_u8(skb, P4TC_ACT_ACTIVE, act->active) ||
 	    (act->active &&
 	     nla_put_u32(skb, P4TC_ACT_KIND_ID, act->ops.id)) ||
-	    tcf_p4act_param_values_fill(skb, act, NULL))
+	    tcf_p4act_param_values_fill(skb, act, NULL) ||
+	    (act->cmds_nla &&
+	     nla_put(skb, P4TC_ACT_CMDS_LIST | NLA_F_NESTED,
+		     nla_len(act->cmds_nla), nla_data(act->cmds_nla))))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

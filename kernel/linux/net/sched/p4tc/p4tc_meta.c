@@ -6,7 +6,9 @@
  * skb fields programs may read; users cannot create or delete them.
  */
 
+#include <linux/bitmap.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/netlink.h>
@@ -78,6 +80,32 @@ static void tcf_meta_free(struct p4tc_metadata *meta)
 	kfree_rcu(meta, rcu);
 }
 
+/* Find @bytes of a packet's metadata, aligned to their power of two. */
+static int tcf_meta_alloc_space(struct p4tc_pipeline *pipeline,
+				unsigned int bytes,
+				struct netlink_ext_ack *extack)
+{
+	unsigned long off;
+
+	off = bitmap_find_next_zero_area(pipeline->p_meta_used,
+					 P4TC_MAXMETA_OFFSET / 8, 0, bytes,
+					 roundup_pow_of_two(bytes) - 1);
+	if (off >= P4TC_MAXMETA_OFFSET / 8) {
+		NL_SET_ERR_MSG(extack,
+			       "Pipeline metadata space is fragmented: no room for this type");
+		return -ENOSPC;
+	}
+	bitmap_set(pipeline->p_meta_used, off, bytes);
+	return off;
+}
+
+static void tcf_meta_free_space(struct p4tc_pipeline *pipeline,
+				const struct p4tc_metadata *meta)
+{
+	bitmap_clear(pipeline->p_meta_used, meta->m_offset,
+		     meta_container_bits(meta->m_datatype) / 8);
+}
+
 static int __tcf_meta_put(struct p4tc_pipeline *pipeline,
 			  struct p4tc_metadata *meta,
 			  struct netlink_ext_ack *extack)
@@ -88,6 +116,7 @@ static int __tcf_meta_put(struct p4tc_pipeline *pipeline,
 	}
 	idr_remove(&pipeline->p_meta_idr, meta->m_id);
 	pipeline->p_meta_bits -= meta_container_bits(meta->m_datatype);
+	tcf_meta_free_space(pipeline, meta);
 	tcf_meta_free(meta);
 	return 0;
 }
@@ -115,6 +144,7 @@ void tcf_meta_purge(struct p4tc_pipeline *pipeline)
 		tcf_meta_free(meta);
 	}
 	pipeline->p_meta_bits = 0;
+	bitmap_zero(pipeline->p_meta_used, P4TC_MAXMETA_OFFSET / 8);
 }
 
 static struct p4tc_template_common *
@@ -163,8 +193,17 @@ tcf_meta_create(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 	if (!meta)
 		return ERR_PTR(-ENOMEM);
 
+	ret = tcf_meta_alloc_space(pipeline, bits / 8, extack);
+	if (ret < 0) {
+		kfree(meta);
+		return ERR_PTR(ret);
+	}
+	meta->m_offset = ret;
+	meta->m_datatype = sz->datatype;
+
 	ret = p4tc_tmpl_alloc_id(&pipeline->p_meta_idr, meta, &m_id, extack);
 	if (ret < 0) {
+		tcf_meta_free_space(pipeline, meta);
 		kfree(meta);
 		return ERR_PTR(ret);
 	}
@@ -214,6 +253,14 @@ tcf_meta_update(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 		return ERR_PTR(-ENOSPC);
 	}
 
+	/* the new container takes its own place */
+	tcf_meta_free_space(pipeline, meta);
+	ret = tcf_meta_alloc_space(pipeline, bits / 8, extack);
+	if (ret < 0) {
+		bitmap_set(pipeline->p_meta_used, meta->m_offset, old_bits / 8);
+		return ERR_PTR(ret);
+	}
+	meta->m_offset = ret;
 	pipeline->p_meta_bits = pipeline->p_meta_bits - old_bits + bits;
 	meta->m_startbit = sz->startbit;
 	meta->m_endbit = sz->endbit;

@@ -982,6 +982,7 @@ static void tcf_header_free(struct p4tc_parser *parser, struct p4tc_header *hdr)
 	if (parser->start == hdr)
 		parser->start = NULL;
 	idr_remove(&parser->header_idr, hdr->hdr_id);
+	parser->hdr_slots &= ~BIT(hdr->slot);
 	parser->num_objects--;
 	parser->num_headers--;
 	kfree(hdr);
@@ -1105,6 +1106,9 @@ tcf_header_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	hdr->common.p_id = pipeline->common.p_id;
 	hdr->parser = parser;
 	hdr->hdr_id = id;
+	/* num_headers < P4TC_MAX_PARSE_HEADERS (32): a slot is free */
+	hdr->slot = ffz(parser->hdr_slots);
+	parser->hdr_slots |= BIT(hdr->slot);
 	refcount_set(&hdr->hdr_ref, 1);
 	header_apply_graph(parser, hdr, g);
 	kfree(g);

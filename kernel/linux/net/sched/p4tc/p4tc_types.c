@@ -94,16 +94,16 @@ bool p4tc_type_unsigned(int typeid)
 	}
 }
 
-/* 128-bit helpers on struct p4t_val */
+/* 128-bit helpers on struct p4t_val, for the datapath too */
 
-static void val_ones(struct p4t_val *v, unsigned int width)
+void p4t_val_ones(struct p4t_val *v, unsigned int width)
 {
 	v->w[0] = width >= 64 ? ~0ULL : (1ULL << width) - 1;
 	v->w[1] = width >= 128 ? ~0ULL :
 		  width > 64 ? (1ULL << (width - 64)) - 1 : 0;
 }
 
-static void val_shl(struct p4t_val *v, unsigned int s)
+void p4t_val_shl(struct p4t_val *v, unsigned int s)
 {
 	if (!s)
 		return;
@@ -119,7 +119,7 @@ static void val_shl(struct p4t_val *v, unsigned int s)
 	}
 }
 
-static void val_shr(struct p4t_val *v, unsigned int s)
+void p4t_val_shr(struct p4t_val *v, unsigned int s)
 {
 	if (!s)
 		return;
@@ -135,26 +135,36 @@ static void val_shr(struct p4t_val *v, unsigned int s)
 	}
 }
 
-static bool val_bit(const struct p4t_val *v, unsigned int bit)
+bool p4t_val_bit(const struct p4t_val *v, unsigned int bit)
 {
 	return (v->w[bit / 64] >> (bit % 64)) & 1;
 }
 
 /* Extend bit (width - 1) of @v through bit 127. */
-static void val_sign_extend(struct p4t_val *v, unsigned int width)
+void p4t_val_sign_extend(struct p4t_val *v, unsigned int width)
 {
 	struct p4t_val m;
 
 	if (!width || width >= 128)
 		return;
-	val_ones(&m, width);
-	if (val_bit(v, width - 1)) {
+	p4t_val_ones(&m, width);
+	if (p4t_val_bit(v, width - 1)) {
 		v->w[0] |= ~m.w[0];
 		v->w[1] |= ~m.w[1];
 	} else {
 		v->w[0] &= m.w[0];
 		v->w[1] &= m.w[1];
 	}
+}
+
+/* Keep the low @width bits of @v. */
+void p4t_val_trunc(struct p4t_val *v, unsigned int width)
+{
+	struct p4t_val m;
+
+	p4t_val_ones(&m, width);
+	v->w[0] &= m.w[0];
+	v->w[1] &= m.w[1];
 }
 
 static bool p4t_msb_first(const struct p4tc_type *type)
@@ -238,8 +248,8 @@ void p4t_mask_shift(const struct p4tc_type *type, u16 startbit, u16 endbit,
 {
 	ms->width = endbit - startbit + 1;
 	ms->shift = startbit;
-	val_ones(&ms->mask, ms->width);
-	val_shl(&ms->mask, startbit);
+	p4t_val_ones(&ms->mask, ms->width);
+	p4t_val_shl(&ms->mask, startbit);
 }
 
 /**
@@ -283,9 +293,9 @@ int p4t_validate_value(const struct p4tc_type *type, u16 startbit, u16 endbit,
 
 	if (type->flags & P4T_F_SIGNED) {
 		ext = v;
-		val_sign_extend(&ext, width);
+		p4t_val_sign_extend(&ext, width);
 		/* the container's bits above the slice must repeat its sign */
-		val_sign_extend(&v, type->container_bitsz);
+		p4t_val_sign_extend(&v, type->container_bitsz);
 		if (ext.w[0] != v.w[0] || ext.w[1] != v.w[1]) {
 			NL_SET_ERR_MSG(extack, "Signed value out of range for its type");
 			return -ERANGE;
@@ -293,7 +303,7 @@ int p4t_validate_value(const struct p4tc_type *type, u16 startbit, u16 endbit,
 		return 0;
 	}
 
-	val_shr(&v, width);
+	p4t_val_shr(&v, width);
 	if (v.w[0] || v.w[1]) {
 		NL_SET_ERR_MSG(extack, "Value too wide for its type");
 		return -ERANGE;
@@ -318,11 +328,11 @@ void p4t_host_read(const struct p4tc_type *type,
 	if (ms) {
 		dst->w[0] &= ms->mask.w[0];
 		dst->w[1] &= ms->mask.w[1];
-		val_shr(dst, ms->shift);
+		p4t_val_shr(dst, ms->shift);
 		width = ms->width;
 	}
 	if (type->flags & P4T_F_SIGNED)
-		val_sign_extend(dst, width);
+		p4t_val_sign_extend(dst, width);
 }
 
 /**
@@ -340,7 +350,7 @@ void p4t_host_write(const struct p4tc_type *type,
 
 	if (ms) {
 		p4t_load(type, dst, &old);
-		val_shl(&v, ms->shift);
+		p4t_val_shl(&v, ms->shift);
 		m = ms->mask;
 		v.w[0] = (old.w[0] & ~m.w[0]) | (v.w[0] & m.w[0]);
 		v.w[1] = (old.w[1] & ~m.w[1]) | (v.w[1] & m.w[1]);

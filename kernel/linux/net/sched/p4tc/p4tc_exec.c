@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * P4TC datapath: running action programs on packets.
+ *
+ * A run is one packet's trip through a pipeline's actions: its user
+ * metadata (zero at the start), its parse state (the header offsets the
+ * parse graph found, computed the first time a header field is used) and
+ * the last table result.  Runs live in per-CPU scratch, one per nesting
+ * level: an action started on a packet that already has a run on this CPU
+ * in the same pipeline (an act command, the actions of one filter) joins
+ * it; any other packet (a mirror's copy sent out by a program, say) gets
+ * the next level.  The datapath allocates nothing and takes no lock but a
+ * register's, and the programs it runs were checked when written
+ * (p4tc_cmds.c), so every operand is known good and every program ends.
+ *
+ * Values are unsigned numbers of up to 128 bits (struct p4t_val), cut to
+ * the width of the operand they come from; an operand's slice is taken
+ * from its object's value.  Header fields are bit strings in network
+ * order at their offset in their header, headers found by walking the
+ * parse graph from the MAC header.  The parse graph only runs in sealed
+ * pipelines, whose graph no longer changes: before that, fields read 0
+ * and writing them does nothing, as for a header the packet does not have.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/kernel.h>
+#include <linux/netdevice.h>
+#include <linux/percpu.h>
+#include <linux/skbuff.h>
+#include <net/act_api.h>
+#include <net/netfilter/nf_conntrack.h>
+#include <net/p4tc.h>
+#include <net/pkt_cls.h>
+#include <net/sch_generic.h>
+
+#define P4TC_MAX_NEST 4		/* packets a CPU is running at once */
+#define P4TC_MAX_CALLS 8	/* actions calling actions with arguments */
+#define P4TC_MAX_ARGS (P4TC_CMD_MAX_OPNDS - 1)
+
+struct p4tc_run {
+	struct sk_buff *skb;
+	const struct p4tc_pipeline *pipeline;
+	u32 valid;				/* headers found, by slot */
+	u16 hdr_off[P4TC_MAX_PARSE_HEADERS];	/* bytes from the MAC header */
+	bool parsed;
+	bool hit;
+	u8 calls;
+	u8 meta[P4TC_MAXMETA_OFFSET / 8];
+	u8 args[P4TC_MAX_CALLS][P4TC_MAX_ARGS * P4T_MAX_BITSZ / 8];
+};
+
+struct p4tc_scratch {
+	u32 depth;
+	struct p4tc_run runs[P4TC_MAX_NEST];
+};
+
+static DEFINE_PER_CPU(struct p4tc_scratch, p4tc_scratch);
+
+/* What a command sequence ends with */
+#define P4TC_GO_ON	(-1)
+
+/* ------------------------------------------------------------------ */
+/* Packet bytes, counted from the MAC header                           */
+/* ------------------------------------------------------------------ */
+
+static unsigned int pkt_len(const struct sk_buff *skb)
+{
+	return skb->len - skb_mac_offset(skb);
+}
+
+/* @bits bits of the packet from bit @pos, as a number. */
+static bool pkt_read_bits(const struct sk_buff *skb, u32 pos, u16 bits,
+			  struct p4t_val *v)
+{
+	u32 first = pos / 8, n = (pos % 8 + bits + 7) / 8, i;
+	u8 buf[P4T_MAX_BITSZ / 8 + 1];
+	const u8 *p;
+
+	if (first + n > pkt_len(skb))
+		return false;
+	p = skb_header_pointer(skb, skb_mac_offset(skb) + first, n, buf);
+	if (!p)
+		return false;
+	v->w[0] = 0;
+	v->w[1] = 0;
+	for (i = 0; i < n; i++) {
+		p4t_val_shl(v, 8);
+		v->w[0] |= p[i];
+	}
+	p4t_val_shr(v, n * 8 - pos % 8 - bits);
+	p4t_val_trunc(v, bits);
+	return true;
+}
+
+/* Make @len bytes from @off (from the MAC header) writable; their address. */
+static u8 *pkt_writable(struct sk_buff *skb, u32 off, u32 len)
+{
+	int at = skb_mac_offset(skb) + off;
+
+	if (off + len > pkt_len(skb))
+		return NULL;
+	if (at < 0) {
+		/* before skb->data, as at ingress: unshare the head */
+		if (skb_cow(skb, -at))
+			return NULL;
+		if (at + (int)len > 0 &&
+		    skb_ensure_writable(skb, min_t(int, skb->len, at + len)))
+			return NULL;
+	} else if (skb_ensure_writable(skb, min_t(int, skb->len, at + len))) {
+		return NULL;
+	}
+	return skb->data + at;
+}
+
+static void pkt_write_bits(struct sk_buff *skb, u32 pos, u16 bits,
+			   const struct p4t_val *v)
+{
+	u32 first = pos / 8, n = (pos % 8 + bits + 7) / 8, i;
+	unsigned int low = n * 8 - pos % 8 - bits;
+	struct p4t_val old, m, nv = *v;
+	u8 *p;
+
+	if (!pkt_read_bits(skb, first * 8, n * 8, &old))
+		return;
+	p = pkt_writable(skb, first, n);
+	if (!p)
+		return;
+	p4t_val_ones(&m, bits);
+	p4t_val_shl(&m, low);
+	p4t_val_trunc(&nv, bits);
+	p4t_val_shl(&nv, low);
+	old.w[0] = (old.w[0] & ~m.w[0]) | nv.w[0];
+	old.w[1] = (old.w[1] & ~m.w[1]) | nv.w[1];
+	for (i = n; i--; ) {
+		p[i] = old.w[0];
+		p4t_val_shr(&old, 8);
+	}
+	/* A program changes headers as it likes and updates checksums in
+	 * them itself; a device's sum over the old bytes is no longer true.
+	 */
+	if (skb->ip_summed == CHECKSUM_COMPLETE)
+		skb->ip_summed = CHECKSUM_NONE;
+}
+
+/* ------------------------------------------------------------------ */
+/* The parse graph                                                     */
+/* ------------------------------------------------------------------ */
+
+static bool field_value(const struct sk_buff *skb, u32 hdr_off,
+			const struct p4tc_hdrfield *f, struct p4t_val *v)
+{
+	return pkt_read_bits(skb, hdr_off * 8 + f->offset,
+			     f->endbit - f->startbit + 1, v);
+}
+
+/* Walk the graph from its start header, as far as the packet goes. */
+static void run_parse(struct p4tc_run *run)
+{
+	const struct p4tc_parser *parser = run->pipeline->parser;
+	const struct p4tc_header *hdr;
+	u32 off = 0, n;
+
+	run->parsed = true;
+	if (!parser || !pipeline_sealed(run->pipeline))
+		return;
+	if (!skb_mac_header_was_set(run->skb))
+		return;
+
+	hdr = parser->start;
+	for (n = 0; hdr && n < P4TC_MAX_PARSE_HEADERS; n++) {
+		const struct p4tc_header *next = hdr->default_next;
+		u8 next_kind = hdr->default_kind;
+		u32 len = hdr->min_len, i;
+		struct p4t_val v;
+
+		if (off + len > pkt_len(run->skb))
+			return;
+		if (hdr->len_field) {
+			if (!field_value(run->skb, off, hdr->len_field, &v))
+				return;
+			len = v.w[0] * hdr->len_mult + hdr->len_add;
+			if (v.w[1] || len < hdr->min_len ||
+			    len > hdr->max_len || off + len > pkt_len(run->skb))
+				return;
+		}
+		run->hdr_off[hdr->slot] = off;
+		run->valid |= BIT(hdr->slot);
+		if (hdr->select && field_value(run->skb, off, hdr->select, &v)) {
+			for (i = 0; i < hdr->num_trans; i++) {
+				const struct p4tc_header_trans *t =
+					&hdr->trans[i];
+
+				if (!((v.w[0] ^ t->value.w[0]) & t->mask.w[0]) &&
+				    !((v.w[1] ^ t->value.w[1]) & t->mask.w[1])) {
+					next = t->next;
+					next_kind = t->next_kind;
+					break;
+				}
+			}
+		}
+		off += len;
+		if (next_kind != P4TC_NEXT_HEADER)
+			return;
+		hdr = next;
+	}
+}
+
+/* Where field @f's header is, or false when the packet lacks it. */
+static bool run_field_pos(struct p4tc_run *run, const struct p4tc_hdrfield *f,
+			  u32 *pos)
+{
+	if (!run->parsed)
+		run_parse(run);
+	if (!(run->valid & BIT(f->header->slot)))
+		return false;
+	*pos = run->hdr_off[f->header->slot] * 8 + f->offset;
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernel metadata: fields of the skb                                  */
+/* ------------------------------------------------------------------ */
+
+static u64 kmeta_read(const struct sk_buff *skb, u32 id)
+{
+	switch (id) {
+	case P4TC_KERNEL_META_PKTLEN:
+		return pkt_len(skb);
+	case P4TC_KERNEL_META_DATALEN:
+		return skb->data_len;
+	case P4TC_KERNEL_META_SKBMARK:
+		return skb->mark;
+	case P4TC_KERNEL_META_TCINDEX:
+		return skb->tc_index;
+	case P4TC_KERNEL_META_SKBHASH:
+		return skb->hash;
+	case P4TC_KERNEL_META_SKBPRIO:
+		return skb->priority;
+	case P4TC_KERNEL_META_IFINDEX:
+		return skb->dev ? skb->dev->ifindex : 0;
+	case P4TC_KERNEL_META_SKBIIF:
+		return skb->skb_iif;
+	case P4TC_KERNEL_META_PROTOCOL:
+		return be16_to_cpu(skb->protocol);
+	case P4TC_KERNEL_META_PKTYPE:
+		return skb->pkt_type;
+	case P4TC_KERNEL_META_IDF:
+		return skb->ignore_df;
+	case P4TC_KERNEL_META_IPSUM:
+		return skb->ip_summed;
+	case P4TC_KERNEL_META_OOOK:
+		return skb->ooo_okay;
+	case P4TC_KERNEL_META_FCLONE:
+		return skb->fclone;
+	case P4TC_KERNEL_META_PEEKED:
+		return skb->peeked;
+	case P4TC_KERNEL_META_QMAP:
+		return skb->queue_mapping;
+	case P4TC_KERNEL_META_PTYPEOFF:
+		return PKT_TYPE_OFFSET;
+	case P4TC_KERNEL_META_CLONEOFF:
+		return CLONED_OFFSET;
+	case P4TC_KERNEL_META_PTCLNOFF:
+		return PKT_TYPE_OFFSET << 8 | CLONED_OFFSET;
+	case P4TC_KERNEL_META_DIRECTION:
+		return !skb_at_tc_ingress(skb);
+	}
+	return 0;
+}
+
+/* Only the writable ones (p4tc_meta.c marks the others read only) */
+static void kmeta_write(struct sk_buff *skb, u32 id, u64 v)
+{
+	switch (id) {
+	case P4TC_KERNEL_META_SKBMARK:
+		skb->mark = v;
+		break;
+	case P4TC_KERNEL_META_TCINDEX:
+		skb->tc_index = v;
+		break;
+	case P4TC_KERNEL_META_SKBHASH:
+		skb->hash = v;
+		break;
+	case P4TC_KERNEL_META_SKBPRIO:
+		skb->priority = v;
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Operands                                                            */
+/* ------------------------------------------------------------------ */
+
+/* The value of the object an operand names (all its bits). */
+static void obj_read(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
+		     const u8 *params, const struct p4tc_act *act,
+		     struct p4t_val *v)
+{
+	u32 pos;
+
+	v->w[0] = 0;
+	v->w[1] = 0;
+	switch (o->kind) {
+	case P4TC_OPER_CONST:
+	case P4TC_OPER_DEV:
+		*v = o->value;
+		break;
+	case P4TC_OPER_META:
+		if (o->meta->common.p_id == P4TC_KERNEL_PIPEID)
+			v->w[0] = kmeta_read(run->skb, o->index);
+		else
+			p4t_host_read(o->type, &o->ms,
+				      run->meta + o->meta->m_offset, v);
+		break;
+	case P4TC_OPER_HDRFIELD:
+		if (run_field_pos(run, o->field, &pos))
+			pkt_read_bits(run->skb, pos, o->obj_width, v);
+		break;
+	case P4TC_OPER_PARAM:
+		p4t_host_read(o->type, &o->ms,
+			      params + act->params[o->index].offset, v);
+		break;
+	case P4TC_OPER_REG: {
+		struct p4tc_register *reg = o->reg;
+
+		spin_lock(&reg->reg_value_lock);
+		p4t_host_read(o->type, &o->ms, reg->reg_value + o->index *
+			      p4t_container_bytes(o->type), v);
+		spin_unlock(&reg->reg_value_lock);
+		break;
+	}
+	case P4TC_OPER_RES:
+		v->w[0] = o->index ? run->hit : !run->hit;
+		break;
+	}
+	p4t_val_trunc(v, o->obj_width);
+}
+
+static void obj_write(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
+		      const struct p4t_val *v)
+{
+	u32 pos;
+
+	switch (o->kind) {
+	case P4TC_OPER_META:
+		if (o->meta->common.p_id == P4TC_KERNEL_PIPEID)
+			kmeta_write(run->skb, o->index, v->w[0]);
+		else
+			p4t_host_write(o->type, &o->ms, v,
+				       run->meta + o->meta->m_offset);
+		break;
+	case P4TC_OPER_HDRFIELD:
+		if (run_field_pos(run, o->field, &pos))
+			pkt_write_bits(run->skb, pos, o->obj_width, v);
+		break;
+	case P4TC_OPER_REG: {
+		struct p4tc_register *reg = o->reg;
+
+		spin_lock(&reg->reg_value_lock);
+		p4t_host_write(o->type, &o->ms, v, reg->reg_value + o->index *
+			       p4t_container_bytes(o->type));
+		spin_unlock(&reg->reg_value_lock);
+		break;
+	}
+	}
+}
+
+/* An operand's value: its slice of its object's value. */
+static void opnd_read(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
+		      const u8 *params, const struct p4tc_act *act,
+		      struct p4t_val *v)
+{
+	obj_read(run, o, params, act, v);
+	p4t_val_shr(v, o->shift);
+	p4t_val_trunc(v, o->width);
+}
+
+/* Write @v (cut to the operand's width) into the operand's slice. */
+static void opnd_write(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
+		       const u8 *params, const struct p4tc_act *act,
+		       const struct p4t_val *v)
+{
+	struct p4t_val obj = {}, nv = *v, m;
+
+	p4t_val_trunc(&nv, o->width);
+	if (o->width != o->obj_width) {
+		obj_read(run, o, params, act, &obj);
+		p4t_val_ones(&m, o->width);
+		p4t_val_shl(&m, o->shift);
+		p4t_val_shl(&nv, o->shift);
+		obj.w[0] = (obj.w[0] & ~m.w[0]) | nv.w[0];
+		obj.w[1] = (obj.w[1] & ~m.w[1]) | nv.w[1];
+		nv = obj;
+	}
+	obj_write(run, o, &nv);
+}
+
+/* ------------------------------------------------------------------ */
+/* Commands                                                            */
+/* ------------------------------------------------------------------ */
+
+static void val_add(struct p4t_val *a, const struct p4t_val *b)
+{
+	u64 lo = a->w[0] + b->w[0];
+
+	a->w[1] += b->w[1] + (lo < a->w[0]);
+	a->w[0] = lo;
+}
+
+static void val_sub(struct p4t_val *a, const struct p4t_val *b)
+{
+	u64 lo = a->w[0] - b->w[0];
+
+	a->w[1] -= b->w[1] + (a->w[0] < b->w[0]);
+	a->w[0] = lo;
+}
+
+/* Compare: signed when either operand is (two's complement, 128 bits). */
+static bool branch_taken(u8 op, struct p4t_val a, struct p4t_val b,
+			 const struct p4tc_cmd_opnd *oa,
+			 const struct p4tc_cmd_opnd *ob)
+{
+	bool sgn = oa->is_signed || ob->is_signed;
+	int cmp;
+
+	if (oa->is_signed)
+		p4t_val_sign_extend(&a, oa->width);
+	if (ob->is_signed)
+		p4t_val_sign_extend(&b, ob->width);
+	if (a.w[1] != b.w[1])
+		cmp = sgn ? ((s64)a.w[1] < (s64)b.w[1] ? -1 : 1) :
+			    (a.w[1] < b.w[1] ? -1 : 1);
+	else
+		cmp = a.w[0] == b.w[0] ? 0 : (a.w[0] < b.w[0] ? -1 : 1);
+
+	switch (op) {
+	case P4TC_CMD_OP_BEQ:
+		return !cmp;
+	case P4TC_CMD_OP_BNE:
+		return cmp;
+	case P4TC_CMD_OP_BLT:
+		return cmp < 0;
+	case P4TC_CMD_OP_BLE:
+		return cmp <= 0;
+	case P4TC_CMD_OP_BGT:
+		return cmp > 0;
+	default:
+		return cmp >= 0;
+	}
+}
+
+/* Send a copy of the packet out of @ifindex, as act_mirred does. */
+static int port_egress(struct p4tc_run *run, u32 ifindex)
+{
+	struct sk_buff *skb = run->skb;
+	struct net_device *dev;
+	struct sk_buff *skb2;
+	int mac_len;
+
+	dev = dev_get_by_index_rcu(run->pipeline->net, ifindex);
+	if (unlikely(!dev || !(dev->flags & IFF_UP) ||
+		     !netif_carrier_ok(dev) || !skb_mac_header_was_set(skb)))
+		return -ENODEV;
+	skb2 = skb_clone(skb, GFP_ATOMIC);
+	if (!skb2)
+		return -ENOMEM;
+	nf_reset_ct(skb2);
+	/* at ingress the data starts at the network header: xmit wants MAC */
+	if (skb->data != skb_mac_header(skb)) {
+		mac_len = skb_network_header(skb) - skb_mac_header(skb);
+		skb_push_rcsum(skb2, mac_len);
+	}
+	skb2->skb_iif = skb->dev->ifindex;
+	skb2->dev = dev;
+	skb_set_redirected(skb2, skb2->tc_at_ingress);
+	return dev_queue_xmit(skb2);
+}
+
+static int prog_run(struct p4tc_run *run, const struct p4tc_act *act,
+		    const u8 *params);
+
+/* act: an instance by index, or a template with arguments */
+static int cmd_act(struct p4tc_run *run, const struct p4tc_cmd *cmd,
+		   const struct p4tc_act *act, const u8 *params)
+{
+	const struct p4tc_cmd_opnd *o = cmd->opnds;
+	const struct p4tc_act *callee = o->act;
+	struct tc_action *inst = o->inst;
+	struct tcf_result res = {};
+	struct p4t_val v;
+	u8 *args;
+	u32 i;
+	int ret;
+
+	if (inst) {
+		ret = tcf_action_exec(run->skb, &inst, 1, &res);
+		return ret == TC_ACT_PIPE ? P4TC_GO_ON : ret;
+	}
+
+	if (run->calls == P4TC_MAX_CALLS)
+		return TC_ACT_SHOT;
+	args = run->args[run->calls];
+	memset(args, 0, callee->params_bytes);
+	for (i = 1; i < cmd->num_opnds; i++) {
+		const struct p4tc_act_param *param = &callee->params[i - 1];
+		struct p4tc_type_mask_shift ms;
+
+		opnd_read(run, &o[i], params, act, &v);
+		p4t_mask_shift(p4type_find_byid(param->datatype),
+			       param->startbit, param->endbit, &ms);
+		p4t_host_write(p4type_find_byid(param->datatype), &ms, &v,
+			       args + param->offset);
+	}
+	run->calls++;
+	ret = prog_run(run, callee, args);
+	run->calls--;
+	return ret;
+}
+
+/* Where a control goes: *pc moves, or a verdict ends the action. */
+static int control(u8 ctl, u32 arg, u32 *pc)
+{
+	if (ctl == P4TC_CTL_JUMP) {
+		*pc = arg;
+		return P4TC_GO_ON;
+	}
+	(*pc)++;
+	return arg == TC_ACT_PIPE ? P4TC_GO_ON : arg;
+}
+
+static void cmd_print(struct p4tc_run *run, const struct p4tc_cmd *cmd,
+		      const struct p4tc_act *act, const u8 *params)
+{
+	struct p4t_val v;
+
+	opnd_read(run, &cmd->opnds[0], params, act, &v);
+	if (v.w[1])
+		pr_info_ratelimited("p4tc %s: %s 0x%llx%016llx\n",
+				    act->ops.kind, cmd->prefix, v.w[1], v.w[0]);
+	else
+		pr_info_ratelimited("p4tc %s: %s %llu\n", act->ops.kind,
+				    cmd->prefix, v.w[0]);
+}
+
+/* Run @act's program: P4TC_GO_ON at its end, or the verdict it gave. */
+static int prog_run(struct p4tc_run *run, const struct p4tc_act *act,
+		    const u8 *params)
+{
+	const struct p4tc_prog *prog = rcu_dereference_bh(act->prog);
+	struct p4t_val a, b, c;
+	u32 pc = 0, i;
+	int ret;
+
+	while (prog && pc < prog->num_cmds) {
+		const struct p4tc_cmd *cmd = &prog->cmds[pc];
+		const struct p4tc_cmd_opnd *o = cmd->opnds;
+
+		ret = P4TC_GO_ON;
+		switch (cmd->op) {
+		case P4TC_CMD_OP_SET:
+			opnd_read(run, &o[1], params, act, &a);
+			opnd_write(run, &o[0], params, act, &a);
+			break;
+		case P4TC_CMD_OP_PLUS:
+		case P4TC_CMD_OP_SUB:
+		case P4TC_CMD_OP_BAND:
+		case P4TC_CMD_OP_BOR:
+		case P4TC_CMD_OP_BXOR:
+			opnd_read(run, &o[1], params, act, &a);
+			opnd_read(run, &o[2], params, act, &b);
+			if (cmd->op == P4TC_CMD_OP_PLUS) {
+				val_add(&a, &b);
+			} else if (cmd->op == P4TC_CMD_OP_SUB) {
+				val_sub(&a, &b);
+			} else {
+				for (i = 0; i < 2; i++) {
+					if (cmd->op == P4TC_CMD_OP_BAND)
+						a.w[i] &= b.w[i];
+					else if (cmd->op == P4TC_CMD_OP_BOR)
+						a.w[i] |= b.w[i];
+					else
+						a.w[i] ^= b.w[i];
+				}
+			}
+			opnd_write(run, &o[0], params, act, &a);
+			break;
+		case P4TC_CMD_OP_CONCAT:
+			a.w[0] = 0;
+			a.w[1] = 0;
+			for (i = 1; i < cmd->num_opnds; i++) {
+				opnd_read(run, &o[i], params, act, &c);
+				p4t_val_shl(&a, o[i].width);
+				a.w[0] |= c.w[0];
+				a.w[1] |= c.w[1];
+			}
+			opnd_write(run, &o[0], params, act, &a);
+			break;
+		case P4TC_CMD_OP_BEQ ... P4TC_CMD_OP_BGE:
+			opnd_read(run, &o[0], params, act, &a);
+			opnd_read(run, &o[1], params, act, &b);
+			if (branch_taken(cmd->op, a, b, &o[0], &o[1]))
+				ret = control(cmd->then_ctl, cmd->then_arg, &pc);
+			else
+				ret = control(cmd->else_ctl, cmd->else_arg, &pc);
+			if (ret != P4TC_GO_ON)
+				return ret;
+			continue;
+		case P4TC_CMD_OP_JUMP:
+			pc = cmd->then_arg;
+			continue;
+		case P4TC_CMD_OP_RET:
+			return cmd->then_ctl ? cmd->then_arg : P4TC_GO_ON;
+		case P4TC_CMD_OP_ACT:
+			ret = cmd_act(run, cmd, act, params);
+			break;
+		case P4TC_CMD_OP_PRINT:
+			cmd_print(run, cmd, act, params);
+			break;
+		case P4TC_CMD_OP_SNDPORTEGR:
+			opnd_read(run, &o[0], params, act, &a);
+			/* the packet leaves: nothing after this sees it */
+			return port_egress(run, a.w[0]) ? TC_ACT_SHOT :
+			       TC_ACT_STOLEN;
+		case P4TC_CMD_OP_MIRPORTEGR:
+			opnd_read(run, &o[0], params, act, &a);
+			port_egress(run, a.w[0]);
+			break;
+		}
+		if (ret != P4TC_GO_ON)
+			return ret;
+		pc++;
+	}
+	return P4TC_GO_ON;
+}
+
+/**
+ * p4tc_act_run - run an action instance's program on a packet
+ * @skb: the packet
+ * @act: the instance's template
+ * @params: the instance's parameter values
+ * @verdict: the instance's own verdict, for a program that gives none
+ *
+ * Called from the tc action with BH off (softirq, or xmit under
+ * rcu_read_lock_bh), so the per-CPU scratch is this run's alone.
+ *
+ * Return: a TC_ACT_* verdict.
+ */
+int p4tc_act_run(struct sk_buff *skb, const struct p4tc_act *act,
+		 const u8 *params, int verdict)
+{
+	struct p4tc_scratch *sc = this_cpu_ptr(&p4tc_scratch);
+	struct p4tc_run *run = NULL;
+	bool fresh;
+	int ret;
+
+	if (!rcu_access_pointer(act->prog))
+		return verdict;
+	if (sc->depth)
+		run = &sc->runs[sc->depth - 1];
+	fresh = !run || run->skb != skb || run->pipeline != act->pipeline;
+	if (fresh) {
+		if (sc->depth == P4TC_MAX_NEST) {
+			net_warn_ratelimited("p4tc: %s nested too deep\n",
+					     act->ops.kind);
+			return TC_ACT_SHOT;
+		}
+		run = &sc->runs[sc->depth++];
+		run->skb = skb;
+		run->pipeline = act->pipeline;
+		run->valid = 0;
+		run->parsed = false;
+		run->hit = false;
+		run->calls = 0;
+		memset(run->meta, 0, sizeof(run->meta));
+	}
+	ret = prog_run(run, act, params);
+	if (fresh) {
+		run->skb = NULL;
+		sc->depth--;
+	}
+	return ret == P4TC_GO_ON ? verdict : ret;
+}
