@@ -1227,7 +1227,345 @@ ac.refuse("action: an instance gives values, not types (netlink)",
           ALS, "ptest/act1", count=0, teardown=ATD)
 
 
-FILES = [pl, md, rq, pa, rg, ac]
+# ---------------------------------------------------------------- commands
+cm = File("p4tc-cmds.json", "70")
+
+
+def tcb(*lines):
+    """Several tc commands in one tc process (tc -batch)."""
+    body = " ".join(f'"{l}"' for l in lines)
+    assert "'" not in body
+    return f"sh -c 'printf \"%s\\n\" {body} | $TC -b -'"
+
+
+HF = "hdrfield.ptest.parser1"
+# a pipeline with metadata, a register, a parse graph and devices
+CSET = [MK, tcb("p4template create metadata/ptest/m8 type bit8",
+                "p4template create metadata/ptest/m16 type bit16",
+                "p4template create metadata/ptest/m32 type bit32",
+                "p4template create metadata/ptest/s8 type int8",
+                "p4template create metadata/ptest/mac type mac",
+                "p4template create metadata/ptest/port type dev",
+                "p4template create register/ptest/reg1 type bit32 numelems 4",
+                "p4template create header/ptest/parser1/eth len 14 start",
+                "p4template create hdrfield/ptest/parser1/eth/dst type mac offset 0",
+                "p4template create hdrfield/ptest/parser1/eth/type type be16 offset 96",
+                "p4template create hdrfield/ptest/parser1/eth/loose type bit8")]
+CA = f"{P} create action/ptest/a"
+CG = f"{P} get action/ptest/a"
+
+
+def cmd_ok(name, cmds, pattern, setup=(), count=1, json_=None):
+    """An action whose commands are accepted; the dump shows them."""
+    if json_ is not None:
+        cm.case(name, [*CSET, *setup], f"{CA} {cmds}",
+                "$TC -j p4template get action/ptest/a", json_=json_)
+    else:
+        cm.case(name, [*CSET, *setup], f"{CA} {cmds}", CG, pattern,
+                count=count)
+
+
+def cmd_refused(name, cmds, message, setup=(), **kw):
+    """An action whose commands are refused with MESSAGE; nothing is made."""
+    cm.refuse(name, [*CSET, *setup], f"{CA} {cmds}", message,
+              f"{P} get action/ptest/", "name a ", count=0, **kw)
+
+
+cmd_ok("cmd: set from a constant (JSON)",
+       "param x type bit8 cmd set metadata.ptest.m8 constant.bit8.5", None,
+       json_=[{"obj": "action template"},
+              {"templates": [{"aname": "a", "params": [
+                  {"name": "x", "type": "bit8", "id": 1}],
+                  "cmds": ["set metadata.ptest.m8 constant.bit8.5"]}]}])
+cmd_ok("cmd: set with slices on both sides",
+       "cmd set metadata.ptest.m32[8-15] metadata.ptest.m16[4-11]",
+       r"cmd set metadata.ptest.m32\[8-15\] metadata.ptest.m16\[4-11\]")
+cmd_ok("cmd: set kernel metadata from a parameter",
+       "param x type bit32 cmd set metadata.kernel.skbmark param.x",
+       r"cmd set metadata.kernel.skbmark param.x")
+cmd_ok("cmd: set a header field from metadata",
+       f"cmd set {HF}.eth.dst metadata.ptest.mac",
+       r"cmd set hdrfield.ptest.parser1.eth.dst metadata.ptest.mac")
+cmd_ok("cmd: a wider constant type whose value fits",
+       "cmd set metadata.ptest.m8 constant.bit32.255",
+       r"cmd set metadata.ptest.m8 constant.bit32.255")
+cmd_ok("cmd: a register element, whole and sliced",
+       "cmd set register.ptest.reg1[3] metadata.ptest.m32 "
+       "cmd set metadata.ptest.m8 register.ptest.reg1[1][0-7]",
+       r"cmd set register.ptest.reg1\[3\] metadata.ptest.m32\n.*cmd set "
+       r"metadata.ptest.m8 register.ptest.reg1\[1\]\[0-7\]")
+cmd_ok("cmd: plus, sub, band, bor, bxor",
+       "cmd plus metadata.ptest.m32 metadata.ptest.m16 constant.bit8.1 "
+       "cmd sub metadata.ptest.m32 metadata.ptest.m32 metadata.ptest.m8 "
+       "cmd band metadata.ptest.m16 metadata.ptest.m16 constant.bit16.0xff "
+       "cmd bor metadata.ptest.m16 metadata.ptest.m16 constant.bit16.0x100 "
+       "cmd bxor metadata.ptest.m8 metadata.ptest.m8 constant.bit8.0xf",
+       r"cmd (plus|sub|band|bor|bxor) ", count=5)
+cmd_ok("cmd: concat of 8 sources",
+       "cmd concat metadata.ptest.m32 " + " ".join(
+           ["metadata.ptest.m8[0-3]"] * 8),
+       r"cmd concat metadata.ptest.m32( metadata.ptest.m8\[0-3\]){8}$")
+cmd_ok("cmd: every branch with a verdict, a distance and a label",
+       "cmd beq metadata.ptest.m8 constant.bit8.1 control drop / pipe "
+       "cmd bne metadata.ptest.m8 constant.bit8.1 control jump 1 / pass "
+       "cmd blt metadata.ptest.s8 constant.int8.-1 control jump end "
+       "cmd ble metadata.ptest.m8 metadata.ptest.m16 control reclassify / jump end "
+       "cmd bgt metadata.ptest.m8 constant.bit8.1 control continue "
+       "cmd bge metadata.ptest.m8 constant.bit8.1 control pipe / drop "
+       "cmd label end",
+       r"cmd beq .* control drop / pipe\n.*cmd bne .* control jump 1 / pass\n"
+       r".*cmd blt metadata.ptest.s8 constant.int8.-1 control jump end\n"
+       r".*cmd ble .* control reclassify / jump end\n.*cmd bgt .* control "
+       r"continue\n.*cmd bge .* control pipe / drop\n.*cmd label end")
+cmd_ok("cmd: label, jump to it, ret with and without a verdict",
+       "cmd jump l1 cmd ret cmd label l1 cmd jump 2 cmd ret drop cmd ret",
+       r"cmd jump l1\n.*cmd ret\n.*cmd label l1\n.*cmd jump 2\n.*cmd ret "
+       r"drop\n.*cmd ret$")
+cmd_ok("cmd: print with and without a prefix",
+       "cmd print prefix MARK metadata.kernel.skbmark "
+       "cmd print metadata.ptest.m8",
+       r"cmd print prefix MARK metadata.kernel.skbmark\n.*cmd print "
+       r"metadata.ptest.m8")
+cmd_ok("cmd: act by instance index",
+       "cmd act ptest.b.3", r"cmd act ptest.b.3",
+       setup=[f"{P} create action/ptest/b state active",
+              "$TC actions add action ptest/b index 3"])
+cmd_ok("cmd: act with arguments",
+       "cmd act ptest.b metadata.ptest.m8 constant.bit16.7",
+       r"cmd act ptest.b metadata.ptest.m8 constant.bit16.7",
+       setup=[f"{P} create action/ptest/b param x type bit8 param y "
+              "type bit16 state active"])
+cmd_ok("cmd: act on a kernel action",
+       "cmd act kernel.gact.9", r"cmd act kernel.gact.9",
+       setup=["$TC actions add action gact ok index 9"])
+cmd_ok("cmd: send_port_egress to a dev parameter, mirror to a device",
+       "param port type dev cmd mirror_port_egress dev.lo "
+       "cmd mirror_port_egress metadata.kernel.iif "
+       "cmd send_port_egress param.port",
+       r"cmd mirror_port_egress dev.lo\n.*cmd mirror_port_egress "
+       r"metadata.kernel.iif\n.*cmd send_port_egress param.port")
+cmd_ok("cmd: results read as bits",
+       "cmd set metadata.ptest.m8 results.hit cmd set metadata.ptest.m8 "
+       "results.miss", r"cmd set metadata.ptest.m8 results.(hit|miss)",
+       count=2)
+cmd_ok("cmd: 32 commands are the limit",
+       " ".join(["cmd set metadata.ptest.m8 constant.bit8.1"] * 32),
+       r"cmd set metadata.ptest.m8 constant.bit8.1", count=32)
+cmd_ok("cmd: update replaces the program of an inactive template",
+       "", r"^\t cmd ", count=1,
+       setup=[])
+cm.cases[-1]["setup"] = [*CSET, f"{CA} cmd ret cmd ret"]
+cm.cases[-1]["cmdUnderTest"] = f"{P} update action/ptest/a cmd ret drop"
+cm.cases[-1]["matchPattern"] = r"cmd ret drop$"
+
+cmd_refused("cmd: 33 commands are refused",
+            " ".join(["cmd ret"] * 33), "an action has at most 32 commands",
+            prefix="Error: ")
+cmd_refused("cmd: a constant cannot be written",
+            "cmd set constant.bit8.1 metadata.ptest.m8",
+            "Command 1 operand 1: cannot be written")
+cmd_refused("cmd: read-only kernel metadata cannot be written",
+            "cmd set metadata.kernel.pktlen constant.bit8.1",
+            "Command 1 operand 1: cannot be written")
+cmd_refused("cmd: a parameter cannot be written",
+            "param x type bit8 cmd set param.x constant.bit8.1",
+            "Command 1 operand 1: cannot be written")
+cmd_refused("cmd: a wider source does not fit",
+            "cmd set metadata.ptest.m8 metadata.ptest.m32",
+            "Command 1 operand 2: 32 bits do not fit the 8-bit destination")
+cmd_refused("cmd: a constant value that does not fit",
+            "cmd set metadata.ptest.m8 constant.bit32.256",
+            "Command 1 operand 2: 9 bits do not fit the 8-bit destination")
+cmd_refused("cmd: a source wider than the destination's slice",
+            "cmd plus metadata.ptest.m32[0-3] metadata.ptest.m8 constant.bit8.1",
+            "Command 1 operand 2: 8 bits do not fit the 4-bit destination")
+cmd_refused("cmd: a slice outside its operand",
+            "cmd set metadata.ptest.m8[4-8] constant.bit8.1",
+            "Command 1 operand 1: slice outside the operand's 8 bits")
+cmd_refused("cmd: a concat too wide",
+            "cmd concat metadata.ptest.m32 metadata.ptest.m32 metadata.ptest.m8",
+            "Command 1: concat of 40 bits does not fit the 32-bit destination")
+cmd_refused("cmd: concat needs two sources",
+            "cmd concat metadata.ptest.m32 metadata.ptest.m8",
+            "Command 1: takes 3 to 9 operands, not 2")
+cmd_refused("cmd: set takes two operands",
+            "cmd set metadata.ptest.m8", "Command 1: takes 2 operands, not 1")
+cmd_refused("cmd: print takes one operand",
+            "cmd print metadata.ptest.m8 metadata.ptest.m8",
+            "Command 1: takes 1 operands, not 2")
+cmd_refused("cmd: unknown metadata, named in the second command",
+            "cmd ret cmd set metadata.ptest.m8 metadata.ptest.nope",
+            "Command 2 operand 2: unknown metadata nope")
+cmd_refused("cmd: metadata of another pipeline",
+            "cmd set metadata.other.m8 constant.bit8.1",
+            "Command 1 operand 1: metadata are PIPELINE.NAME of this pipeline or kernel")
+cmd_refused("cmd: an unknown header field",
+            f"cmd set {HF}.eth.nope constant.bit8.1",
+            "Command 1 operand 1: unknown header field eth/nope")
+cmd_refused("cmd: an unknown parser",
+            "cmd set hdrfield.ptest.parser9.eth.dst metadata.ptest.mac",
+            "Command 1 operand 1: unknown parser parser9")
+cmd_refused("cmd: a header field without an offset",
+            f"cmd set {HF}.eth.loose constant.bit8.1",
+            "Command 1 operand 1: header field eth/loose has no place in a header")
+cmd_refused("cmd: an unknown parameter",
+            "cmd set metadata.ptest.m8 param.nope",
+            "Command 1 operand 2: the action has no parameter nope")
+cmd_refused("cmd: an unknown device",
+            "cmd send_port_egress dev.nodev0",
+            "Command 1 operand 1: unknown device nodev0")
+cmd_refused("cmd: an unknown register",
+            "cmd set register.ptest.nope[0] constant.bit8.1",
+            "Command 1 operand 1: unknown register nope")
+cmd_refused("cmd: a register index out of range",
+            "cmd set register.ptest.reg1[4] constant.bit8.1",
+            "Command 1 operand 1: register index 4 out of range")
+cmd_refused("cmd: results are hit or miss",
+            "cmd set metadata.ptest.m8 results.maybe",
+            "Command 1 operand 2: results are hit or miss")
+cmd_refused("cmd: tableapply of an unknown table",
+            "cmd tableapply table.ptest.cb/t1",
+            "Command 1 operand 1: unknown table ptest.cb/t1")
+cmd_refused("cmd: a key of an unknown table",
+            "cmd set key.ptest.cb/t1 constant.bit8.1",
+            "Command 1 operand 1: unknown table ptest.cb/t1")
+cmd_refused("cmd: a branch needs a control",
+            "cmd beq metadata.ptest.m8 constant.bit8.1",
+            "Command 1: needs a control")
+cmd_refused("cmd: jumps go forward only",
+            "cmd label l1 cmd jump l1", "Command 2: jumps only go forward")
+cmd_refused("cmd: a jump past the end",
+            "cmd jump 3 cmd ret", "Command 1: jump past the end of the program")
+cmd_refused("cmd: an unknown label",
+            "cmd jump nowhere", "Command 1: unknown label nowhere")
+cmd_refused("cmd: a label given twice",
+            "cmd label l1 cmd label l1", "Command 2: label l1 given twice")
+cmd_refused("cmd: send_port_egress needs a device",
+            "cmd send_port_egress metadata.ptest.m32",
+            "Command 1 operand 1: must be a device (type dev)")
+cmd_refused("cmd: act of an unknown action",
+            "cmd act ptest.nope", "Command 1 operand 1: unknown action nope")
+cmd_refused("cmd: act of an inactive action",
+            "cmd act ptest.b", "Command 1 operand 1: action b is not active",
+            setup=[f"{P} create action/ptest/b"])
+cmd_refused("cmd: act of a missing instance",
+            "cmd act ptest.b.9",
+            "Command 1 operand 1: no action instance with index 9",
+            setup=[f"{P} create action/ptest/b state active"])
+cmd_refused("cmd: act with the wrong number of arguments",
+            "cmd act ptest.b", "Command 1: action b takes 1 arguments",
+            setup=[f"{P} create action/ptest/b param x type bit8 state active"])
+cmd_refused("cmd: act with an argument too wide",
+            "cmd act ptest.b metadata.ptest.m16",
+            "Command 1 operand 2: 16 bits do not fit parameter x",
+            setup=[f"{P} create action/ptest/b param x type bit8 state active"])
+cmd_refused("cmd: an instance takes no arguments",
+            "cmd act ptest.b.3 metadata.ptest.m8",
+            "Command 1: an action instance takes no arguments",
+            setup=[f"{P} create action/ptest/b param x type bit8 state active",
+                   "$TC actions add action ptest/b param x 1 index 3"])
+cmd_refused("cmd: a kernel action is named by its index",
+            "cmd act kernel.gact",
+            "Command 1 operand 1: a kernel action is named by its index")
+cmd_refused("cmd: an unknown kernel action kind",
+            "cmd act kernel.nokind.1",
+            "Command 1 operand 1: unknown action kind nokind")
+cmd_refused("cmd: a missing kernel action instance",
+            "cmd act kernel.gact.77",
+            "Command 1 operand 1: no action instance with index 77")
+cm.refuse("cmd: new parameters recheck the program",
+          [*CSET, f"{CA} param x type bit8 cmd set metadata.ptest.m8 param.x"],
+          f"{P} update action/ptest/a param y type bit8",
+          "Command 1 operand 2: the action has no parameter x",
+          CG, r"param x type bit8 id 1\n.*cmd set metadata.ptest.m8 param.x")
+cm.refuse("cmd: an active template's program cannot change",
+          [*CSET, f"{CA} cmd ret state active"],
+          f"{P} update action/ptest/a cmd ret drop",
+          "Action template is active: its parameters and commands cannot change",
+          CG, r"cmd ret$")
+
+# what programs hold
+cm.refuse("cmd: metadata a program names cannot be deleted",
+          [*CSET, f"{CA} cmd set metadata.ptest.m8 constant.bit8.1"],
+          f"{P} del metadata/ptest/m8", "Metadata is in use by an action",
+          f"{P} get metadata/ptest/m8", "name m8")
+cm.refuse("cmd: a register a program names cannot be deleted",
+          [*CSET, f"{CA} cmd set register.ptest.reg1[0] constant.bit8.1"],
+          f"{P} del register/ptest/reg1", "Register is in use by an action",
+          f"{P} get register/ptest/", "name reg1")
+cm.case("cmd: deleting the template gives its objects back",
+        [*CSET, f"{CA} cmd set metadata.ptest.m8 constant.bit8.1"],
+        f"{P} del action/ptest/a && {P} del metadata/ptest/m8",
+        f"{P} get metadata/ptest/", "name m8 ", count=0)
+cm.refuse("cmd: an instance a program runs cannot be deleted",
+          [*CSET, f"{P} create action/ptest/b state active",
+           "$TC actions add action ptest/b index 3", f"{CA} cmd act ptest.b.3"],
+          "$TC actions del action ptest/b index 3", "", prefix="",
+          state="$TC actions get action ptest/b index 3",
+          state_pat="index 3 ref 2 bind 1",
+          teardown=[["$TC actions flush action ptest/b", 0, 1, 255], pdel()])
+cm.refuse("cmd: a template another program calls cannot be deleted",
+          [*CSET, f"{P} create action/ptest/b param x type bit8 state active",
+           f"{CA} cmd act ptest.b constant.bit8.1"],
+          f"{P} del action/ptest/b",
+          "Action template is referenced by another template",
+          f"{P} get action/ptest/b", "name b ")
+cm.case("cmd: a pipeline whose programs bind its own instances is deleted",
+        [*CSET, f"{P} create action/ptest/b state active",
+         "$TC actions add action ptest/b index 3",
+         f"{CA} cmd act ptest.b.3 state active"],
+        f"{P} del pipeline/ptest", "$TC actions ls action ptest/b",
+        "ptest/b", count=0, teardown=[])
+
+# packets: lo egress, ping
+PING = "ping -c 2 -W 1 127.0.0.1"
+LOTD = [["$TC qdisc del dev lo clsact", 0, 1, 2],
+        ["$TC actions flush action ptest/a", 0, 1, 255], pdel()]
+
+
+def cmd_pkt(name, cmds, verify, pattern, code=1, instance="", setup=()):
+    cm.case(name, [*CSET, *setup, f"{CA} {cmds} state active",
+                   f"$TC actions add action ptest/a {instance} index 1",
+                   "$TC qdisc add dev lo clsact",
+                   "$TC filter add dev lo egress matchall action ptest/a index 1"],
+            PING, verify, pattern, code=code, teardown=LOTD)
+
+
+cmd_pkt("cmd: packets: ret drop drops",
+        "cmd ret drop", "$TC -s actions get action ptest/a index 1",
+        r"Sent \d+ bytes ([1-9]\d*) pkt \(dropped \1,")
+cmd_pkt("cmd: packets: a jump skips a drop",
+        "cmd jump 2 cmd ret drop cmd ret pass",
+        "$TC -s actions get action ptest/a index 1",
+        r"Sent \d+ bytes 4 pkt \(dropped 0,", code=0)
+# the register counts what the action saw (ping retries a dropped send)
+REGCNT = ("sh -c '$TC -s actions get action ptest/a index 1; "
+          f"{P} get register/ptest/reg1'")
+cmd_pkt("cmd: packets: a register counts them",
+        "cmd plus register.ptest.reg1[2] register.ptest.reg1[2] "
+        "constant.bit8.1 cmd ret drop", REGCNT,
+        r"Sent \d+ bytes ([1-9]\d*) pkt \(dropped \1,[\s\S]*index 2 value \1\n")
+cmd_pkt("cmd: packets: a branch on kernel metadata",
+        "cmd beq metadata.kernel.direction constant.bit1.1 control drop",
+        "$TC -s actions get action ptest/a index 1",
+        r"Sent \d+ bytes ([1-9]\d*) pkt \(dropped \1,")
+cmd_pkt("cmd: packets: act runs an instance's verdict",
+        "cmd act ptest.b.5", "$TC -s actions get action ptest/b index 5",
+        r"ptest/b drop\n[\s\S]*Sent \d+ bytes ([1-9]\d*) pkt "
+        r"\(dropped \1,",
+        setup=[f"{P} create action/ptest/b state active",
+               "$TC actions add action ptest/b drop index 5"])
+# 3 per packet
+cmd_pkt("cmd: packets: act with arguments runs the callee's program",
+        "cmd act ptest.b constant.bit8.3 cmd ret pass", REGCNT,
+        r"Sent \d+ bytes (1 pkt[\s\S]*value 3|2 pkt[\s\S]*value 6|"
+        r"3 pkt[\s\S]*value 9)\n",
+        setup=[f"{P} create action/ptest/b param x type bit8 cmd plus "
+               "register.ptest.reg1[1] register.ptest.reg1[1] param.x "
+               "cmd ret drop state active"])
+
+
+FILES = [pl, md, rq, pa, rg, ac, cm]
 
 
 def render(f):

@@ -541,7 +541,8 @@ static int tcf_act_check_deletable(struct p4tc_pipeline *pipeline,
 	unsigned long tmp, id;
 	int ret = 0;
 
-	if (refcount_read(&act->a_ref) > 1) {
+	/* only templates of the same pipeline name it */
+	if (!with_pipeline && refcount_read(&act->a_ref) > 1) {
 		NL_SET_ERR_MSG(extack,
 			       "Action template is referenced by another template");
 		return -EBUSY;
