@@ -1211,10 +1211,9 @@ ac.refuse("action template: a parameter without a type (netlink)",
 ac.refuse("action template: a template gives no values (netlink)",
           [MK], "$P4NL act ptest act1 param-value",
           "A template gives types, not values", AG, "act1", count=0)
-ac.refuse("action template: commands are not accepted yet (netlink)",
-          [MK], "$P4NL act ptest act1 cmds",
-          "Action commands are not supported by this kernel yet", AG, "act1",
-          count=0)
+ac.refuse("action template: a command without its operation (netlink)",
+          [MK], "$P4NL act ptest act1 cmds", "Command 1: operation missing",
+          AG, "act1", count=0)
 ac.refuse("action template: an active template stays active (netlink)",
           [MK, A1ON], "$P4NL act ptest act1 inactive",
           "An active action template stays active until deleted",

@@ -32,7 +32,8 @@ Scenarios:
                               the echoed message
     act PIPE NAME HOW         create (update for "inactive") action
                               template NAME: HOW is param-noname,
-                              param-notype, param-value, inactive, cmds
+                              param-notype, param-value, inactive, cmds (a
+                              command without its operation)
     inst KIND HOW             add an instance of action kind KIND: HOW is
                               noopt (no P4TC_ACT_OPT) or type (a
                               parameter that carries a type)
