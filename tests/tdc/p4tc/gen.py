@@ -1410,6 +1410,18 @@ cmd_refused("cmd: an unknown parser",
 cmd_refused("cmd: a header field without an offset",
             f"cmd set {HF}.eth.loose constant.bit8.1",
             "Command 1 operand 1: header field eth/loose has no place in a header")
+cmd_refused("cmd: a field over 120 bits off a byte boundary",
+            "cmd set hdrfield.ptest.parser1.wide.f constant.bit8.1",
+            "Command 1 operand 1: fields over 120 bits must start on a byte",
+            setup=[f"{P} create header/ptest/parser1/wide len 20",
+                   f"{P} create hdrfield/ptest/parser1/wide/f type bit124 "
+                   "offset 4"])
+cmd_ok("cmd: a 128-bit field on a byte boundary",
+       "cmd set hdrfield.ptest.parser1.wide.f constant.bit8.1",
+       r"cmd set hdrfield.ptest.parser1.wide.f constant.bit8.1",
+       setup=[f"{P} create header/ptest/parser1/wide len 20",
+              f"{P} create hdrfield/ptest/parser1/wide/f type bit128 "
+              "offset 8"])
 cmd_refused("cmd: an unknown parameter",
             "cmd set metadata.ptest.m8 param.nope",
             "Command 1 operand 2: the action has no parameter nope")

@@ -293,6 +293,12 @@ static int opnd_hdrfield(struct p4tc_pipeline *pipeline,
 			 "header field %.30s has no place in a header", hdr);
 		return -EINVAL;
 	}
+	/* the datapath moves a field through 128 bits with its first byte */
+	if (f->offset % 8 && f->endbit - f->startbit + 1 > 120) {
+		OPND_ERR(extack, ci, oi,
+			 "fields over 120 bits must start on a byte");
+		return -EINVAL;
+	}
 	refcount_inc(&f->hdrfield_ref);
 	o->field = f;
 	opnd_set_type(o, f->datatype, f->startbit, f->endbit);

@@ -68,7 +68,9 @@ static unsigned int pkt_len(const struct sk_buff *skb)
 	return skb->len - skb_mac_offset(skb);
 }
 
-/* @bits bits of the packet from bit @pos, as a number. */
+/* @bits bits of the packet from bit @pos, as a number: at most 16 bytes,
+ * as p4tc_cmds.c refuses fields that would span 17.
+ */
 static bool pkt_read_bits(const struct sk_buff *skb, u32 pos, u16 bits,
 			  struct p4t_val *v)
 {
