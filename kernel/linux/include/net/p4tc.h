@@ -343,9 +343,13 @@ void tcf_register_purge(struct p4tc_pipeline *pipeline);
  * @startbit: first bit of the slice of @datatype
  * @endbit: last bit of the slice
  * @datatype: P4T_* of the container
+ * @type: the type of @datatype
+ * @ms: the slice of @type, for the datapath
  */
 struct p4tc_act_param {
 	char name[ACTPARAMNAMSIZ];
+	const struct p4tc_type *type;
+	struct p4tc_type_mask_shift ms;
 	u32 id;
 	u16 offset;
 	u16 startbit;

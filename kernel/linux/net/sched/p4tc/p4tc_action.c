@@ -70,7 +70,7 @@ static const struct p4tc_find_msgs act_msgs = {
 
 static const struct p4tc_type *param_type(const struct p4tc_act_param *param)
 {
-	return p4type_find_byid(param->datatype);
+	return param->type;
 }
 
 static struct p4tc_act *to_act_ops(const struct tc_action_ops *ops)
@@ -820,6 +820,8 @@ static int tcf_act_params_parse(struct p4tc_param_list *list,
 		param->startbit = ty->startbit;
 		param->endbit = ty->endbit;
 		param->datatype = ty->datatype;
+		param->type = type;
+		p4t_mask_shift(type, ty->startbit, ty->endbit, &param->ms);
 		param->offset = bytes;
 		bytes += p4t_container_bytes(type);
 		n++;

@@ -22,13 +22,11 @@
  * and writing them does nothing, as for a header the packet does not have.
  */
 
-#include <linux/etherdevice.h>
 #include <linux/kernel.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
 #include <linux/skbuff.h>
 #include <net/act_api.h>
-#include <net/netfilter/nf_conntrack.h>
 #include <net/p4tc.h>
 #include <net/pkt_cls.h>
 #include <net/sch_generic.h>
@@ -505,12 +503,9 @@ static int cmd_act(struct p4tc_run *run, const struct p4tc_cmd *cmd,
 	memset(args, 0, callee->params_bytes);
 	for (i = 1; i < cmd->num_opnds; i++) {
 		const struct p4tc_act_param *param = &callee->params[i - 1];
-		struct p4tc_type_mask_shift ms;
 
 		opnd_read(run, &o[i], params, act, &v);
-		p4t_mask_shift(p4type_find_byid(param->datatype),
-			       param->startbit, param->endbit, &ms);
-		p4t_host_write(p4type_find_byid(param->datatype), &ms, &v,
+		p4t_host_write(param->type, &param->ms, &v,
 			       args + param->offset);
 	}
 	run->calls++;
