@@ -157,6 +157,11 @@ static int print_p4_dyna(struct action_util *au, FILE *f, struct rtattr *arg)
 	print_action_control(f, " ", opt->action, "");
 	if (tb[P4TC_ACT_PARMS])
 		p4_print_act_params(tb[P4TC_ACT_PARMS]);
+	/* a table entry's or default action is no instance: no index */
+	if (!opt->index) {
+		print_nl();
+		return 0;
+	}
 	print_nl();
 	print_uint(PRINT_ANY, "index", "\t index %u", opt->index);
 	print_int(PRINT_ANY, "ref", " ref %d", opt->refcnt);

@@ -430,3 +430,38 @@ void p4_val_print(const char *key, const struct p4_val *v,
 	}
 	print_string(PRINT_ANY, key, "%s", buf);
 }
+
+/* Permissions: "CRUDXCRUDX" letters or '-', or a number up to 0x3ff */
+int p4_perm_parse(const char *str, __u16 *perm)
+{
+	static const char letters[] = "CRUDXCRUDX";
+	unsigned int i;
+	char *end;
+	long v;
+
+	if (strlen(str) == 10 && strspn(str, "CRUDX-") == 10) {
+		*perm = 0;
+		for (i = 0; i < 10; i++) {
+			if (str[i] == letters[i])
+				*perm |= 1 << (9 - i);
+			else if (str[i] != '-')
+				return -1;
+		}
+		return 0;
+	}
+	v = strtol(str, &end, 0);
+	if (!*str || *end || v < 0 || v > P4TC_PERM_MAX)
+		return -1;
+	*perm = v;
+	return 0;
+}
+
+void p4_perm_format(__u16 perm, char *buf)
+{
+	static const char letters[] = "CRUDXCRUDX";
+	unsigned int i;
+
+	for (i = 0; i < 10; i++)
+		buf[i] = perm & (1 << (9 - i)) ? letters[i] : '-';
+	buf[10] = '\0';
+}

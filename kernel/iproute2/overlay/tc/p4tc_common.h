@@ -42,6 +42,9 @@ void p4_val_format(const struct p4_val *v, const struct p4_type_s *t,
 void p4_val_print(const char *key, const struct p4_val *v,
 		  const struct p4_type_s *t);
 
+int p4_perm_parse(const char *str, __u16 *perm);
+void p4_perm_format(__u16 perm, char *buf);	/* 11 bytes */
+
 struct rtattr;
 
 /* A parameter of an action template */
@@ -59,6 +62,10 @@ int p4_cmds_parse(int *argc_p, char ***argv_p, struct nlmsghdr *n);
 void p4_cmds_print(struct rtattr *list);
 
 int do_p4tmpl(int argc, char **argv);
+int do_p4runtime(int argc, char **argv);
+int p4_entry_parse(const char *pname, const char *tname, int *argc_p,
+		   char ***argv_p, struct nlmsghdr *n,
+		   const char * const *stop);
 
 struct action_util;
 struct action_util *p4_dyna_action_util(void);

@@ -46,6 +46,7 @@ static const struct {
 	{ "header", P4TC_OBJ_HEADER, "header" },
 	{ "register", P4TC_OBJ_REGISTER, "register" },
 	{ "action", P4TC_OBJ_ACT, "action template" },
+	{ "table", P4TC_OBJ_TABLE, "table" },
 };
 
 static void p4tmpl_usage(void)
@@ -66,9 +67,19 @@ static void p4tmpl_usage(void)
 		"       action/PNAME/[CB/]ANAME [ actid ID ]\n"
 		"                [ param NAME type TYPE [ id ID ] ]... [ cmd COMMAND ]...\n"
 		"                [ state active ]\n"
+		"       table/PNAME/CB/TNAME [ tblid ID ] keysz BITS\n"
+		"                [ type exact | lpm | ternary ] [ tentries N ] [ nummasks N ]\n"
+		"                [ permissions PERM ] [ key action ACTIONS ]\n"
+		"                [ preactions ACTIONS ] [ postactions ACTIONS ]\n"
+		"                [ default_hit_action [ permissions PERM ] [ action ACTION ] ]\n"
+		"                [ default_miss_action [ permissions PERM ] [ action ACTION ] ]\n"
+		"                [ table_acts [ act name PNAME/ACT [ flags tableonly | defaultonly ] ]... ]\n"
+		"                [ entry KEYFIELD VALUE... [ prio N ] [ permissions PERM ]\n"
+		"                        [ action ACTION ] ]...\n"
 		"TYPE := bitN | intN | bitN[START-END] | u8..u128 | s8..s128 | be16 | be32\n"
 		"        | be64 | ipv4 | mac | bool | dev\n"
 		"NEXT := HDR | accept | reject\n"
+		"PERM := CRUDXCRUDX (letters or -: control plane, then datapath) | 0xNNN\n"
 		"A PATH ending in '/' names every object there: get dumps, del flushes.\n");
 }
 
@@ -169,18 +180,23 @@ static void p4tmpl_add_type(struct nlmsghdr *n, int attr, const char *arg)
 	addattr_l(n, MAX_MSG, attr, &sz, sizeof(sz));
 }
 
-/* Arguments after "preactions" up to the next pipeline keyword. */
+static const char * const pipeline_words[] = { "preactions", "postactions",
+	"numtables", "maxrules", "pipeid", "state", NULL };
+static const char * const table_words[] = { "tblid", "type", "keysz",
+	"tentries", "nummasks", "permissions", "key", "preactions",
+	"postactions", "default_hit_action", "default_miss_action",
+	"table_acts", "entry", NULL };
+
+/* Arguments after "preactions" up to the next keyword of the object. */
 static int p4tmpl_parse_actions(int *argc_p, char ***argv_p, int attr,
-				struct nlmsghdr *n)
+				struct nlmsghdr *n, const char * const *stop)
 {
-	static const char * const stop[] = { "preactions", "postactions",
-		"numtables", "maxrules", "pipeid", "state" };
 	int argc = *argc_p, count = 0, rest;
 	char **argv = *argv_p;
 	unsigned int i;
 
 	while (count < argc) {
-		for (i = 0; i < ARRAY_SIZE(stop); i++)
+		for (i = 0; stop[i]; i++)
 			if (!strcmp(argv[count], stop[i]))
 				goto found;
 		count++;
@@ -240,7 +256,8 @@ static int parse_pipeline(int cmd, int argc, char **argv, struct nlmsghdr *n,
 				   P4TC_PIPELINE_POSTACTIONS;
 
 			NEXT_ARG();
-			if (p4tmpl_parse_actions(&argc, &argv, attr, n))
+			if (p4tmpl_parse_actions(&argc, &argv, attr, n,
+						 pipeline_words))
 				return -1;
 			continue;
 		} else {
@@ -482,6 +499,197 @@ static int parse_action_tmpl(int cmd, int argc, char **argv,
 		return -1;
 	if (active)
 		addattr8(n, MAX_MSG, P4TC_ACT_ACTIVE, 1);
+	return 0;
+}
+
+static __u32 get_u32_arg(const char *arg, const char *what)
+{
+	__u32 v;
+
+	if (get_u32(&v, arg, 0))
+		invarg(what, arg);
+	return v;
+}
+
+static __u16 get_perm_arg(const char *arg)
+{
+	__u16 perm;
+
+	if (p4_perm_parse(arg, &perm))
+		invarg("permissions are CRUDXCRUDX letters or dashes, or 0x0..0x3ff",
+		       arg);
+	return perm;
+}
+
+/* default_hit_action / default_miss_action [ permissions P ] [ action A ] */
+static int parse_table_default(int *argc_p, char ***argv_p, int attr,
+			       struct nlmsghdr *n)
+{
+	int argc = *argc_p;
+	char **argv = *argv_p;
+	struct rtattr *nest;
+
+	nest = addattr_nest(n, MAX_MSG, attr | NLA_F_NESTED);
+	argc--;
+	argv++;
+	if (argc > 0 && !strcmp(*argv, "permissions")) {
+		NEXT_ARG();
+		addattr16(n, MAX_MSG, P4TC_TABLE_DEFAULT_PERMISSIONS,
+			  get_perm_arg(*argv));
+		argc--;
+		argv++;
+	}
+	if (argc > 0 && !strcmp(*argv, "action")) {
+		if (p4tmpl_parse_actions(&argc, &argv,
+					 P4TC_TABLE_DEFAULT_ACTION, n,
+					 table_words))
+			return -1;
+	}
+	addattr_nest_end(n, nest);
+	*argc_p = argc;
+	*argv_p = argv;
+	return 0;
+}
+
+/* table_acts [ act name PNAME/ACT [ flags tableonly | defaultonly ] ]... */
+static int parse_table_acts(int *argc_p, char ***argv_p, struct nlmsghdr *n)
+{
+	int argc = *argc_p, i = 0;
+	char **argv = *argv_p;
+	struct rtattr *list, *one;
+
+	list = addattr_nest(n, MAX_MSG, P4TC_TABLE_ACTS_LIST | NLA_F_NESTED);
+	argc--;
+	argv++;
+	while (argc > 0 && !strcmp(*argv, "act")) {
+		NEXT_ARG();
+		if (strcmp(*argv, "name"))
+			invarg("expected \"name\" after \"act\"", *argv);
+		NEXT_ARG();
+		one = addattr_nest(n, MAX_MSG, ++i | NLA_F_NESTED);
+		addattrstrz(n, MAX_MSG, P4TC_TABLE_ACT_NAME, *argv);
+		argc--;
+		argv++;
+		if (argc > 0 && !strcmp(*argv, "flags")) {
+			NEXT_ARG();
+			if (!strcmp(*argv, "tableonly"))
+				addattr8(n, MAX_MSG, P4TC_TABLE_ACT_FLAGS,
+					 P4TC_TABLE_ACT_FLAGS_TABLEONLY);
+			else if (!strcmp(*argv, "defaultonly"))
+				addattr8(n, MAX_MSG, P4TC_TABLE_ACT_FLAGS,
+					 P4TC_TABLE_ACT_FLAGS_DEFAULTONLY);
+			else
+				invarg("flags are tableonly or defaultonly",
+				       *argv);
+			argc--;
+			argv++;
+		}
+		addattr_nest_end(n, one);
+	}
+	addattr_nest_end(n, list);
+	*argc_p = argc;
+	*argv_p = argv;
+	return 0;
+}
+
+static int parse_table(int cmd, int argc, char **argv, struct nlmsghdr *n,
+		       __u32 *ids, const struct p4tmpl_path *path)
+{
+	struct rtattr *entries = NULL;
+	int nentries = 0;
+
+	while (argc > 0) {
+		if (!strcmp(*argv, "tblid")) {
+			NEXT_ARG();
+			ids[1] = get_id(*argv);
+		} else if (!strcmp(*argv, "keysz")) {
+			NEXT_ARG();
+			addattr32(n, MAX_MSG, P4TC_TABLE_KEYSZ,
+				  get_u32_arg(*argv, "keysz must be a number"));
+		} else if (!strcmp(*argv, "tentries")) {
+			NEXT_ARG();
+			addattr32(n, MAX_MSG, P4TC_TABLE_MAX_ENTRIES,
+				  get_u32_arg(*argv, "tentries must be a number"));
+		} else if (!strcmp(*argv, "nummasks")) {
+			NEXT_ARG();
+			addattr32(n, MAX_MSG, P4TC_TABLE_MAX_MASKS,
+				  get_u32_arg(*argv, "nummasks must be a number"));
+		} else if (!strcmp(*argv, "type")) {
+			NEXT_ARG();
+			if (!strcmp(*argv, "exact"))
+				addattr8(n, MAX_MSG, P4TC_TABLE_TYPE,
+					 P4TC_TABLE_TYPE_EXACT);
+			else if (!strcmp(*argv, "lpm"))
+				addattr8(n, MAX_MSG, P4TC_TABLE_TYPE,
+					 P4TC_TABLE_TYPE_LPM);
+			else if (!strcmp(*argv, "ternary"))
+				addattr8(n, MAX_MSG, P4TC_TABLE_TYPE,
+					 P4TC_TABLE_TYPE_TERNARY);
+			else
+				invarg("table type is exact, lpm or ternary",
+				       *argv);
+		} else if (!strcmp(*argv, "permissions")) {
+			NEXT_ARG();
+			addattr16(n, MAX_MSG, P4TC_TABLE_PERMISSIONS,
+				  get_perm_arg(*argv));
+		} else if (!strcmp(*argv, "key")) {
+			NEXT_ARG();
+			if (strcmp(*argv, "action"))
+				invarg("expected \"key action ACTIONS\"", *argv);
+			if (p4tmpl_parse_actions(&argc, &argv,
+						 P4TC_TABLE_KEY_ACTION, n,
+						 table_words))
+				return -1;
+			continue;
+		} else if (!strcmp(*argv, "preactions") ||
+			   !strcmp(*argv, "postactions")) {
+			int attr = !strcmp(*argv, "preactions") ?
+				   P4TC_TABLE_PREACTIONS :
+				   P4TC_TABLE_POSTACTIONS;
+
+			NEXT_ARG();
+			if (p4tmpl_parse_actions(&argc, &argv, attr, n,
+						 table_words))
+				return -1;
+			continue;
+		} else if (!strcmp(*argv, "default_hit_action") ||
+			   !strcmp(*argv, "default_miss_action")) {
+			int attr = !strcmp(*argv, "default_hit_action") ?
+				   P4TC_TABLE_DEFAULT_HIT :
+				   P4TC_TABLE_DEFAULT_MISS;
+
+			if (parse_table_default(&argc, &argv, attr, n))
+				return -1;
+			continue;
+		} else if (!strcmp(*argv, "table_acts")) {
+			if (parse_table_acts(&argc, &argv, n))
+				return -1;
+			continue;
+		} else if (!strcmp(*argv, "entry")) {
+			struct rtattr *one;
+
+			if (!entries)
+				entries = addattr_nest(n, MAX_MSG,
+						       P4TC_TABLE_ENTRIES |
+						       NLA_F_NESTED);
+			NEXT_ARG();
+			one = addattr_nest(n, MAX_MSG,
+					   ++nentries | NLA_F_NESTED);
+			if (p4_entry_parse(path->pname, path->name, &argc,
+					   &argv, n, table_words))
+				return -1;
+			addattr_nest_end(n, one);
+			continue;
+		} else {
+			fprintf(stderr, "Error: unknown table argument \"%s\"\n",
+				*argv);
+			return -1;
+		}
+		argc--;
+		argv++;
+	}
+	if (entries)
+		addattr_nest_end(n, entries);
 	return 0;
 }
 
@@ -942,6 +1150,138 @@ static void print_action_tmpl(struct rtattr *params, __u32 *ids)
 	print_nl();
 }
 
+static const char *table_type_name(int type)
+{
+	switch (type) {
+	case P4TC_TABLE_TYPE_EXACT:
+		return "exact";
+	case P4TC_TABLE_TYPE_LPM:
+		return "lpm";
+	case P4TC_TABLE_TYPE_TERNARY:
+		return "ternary";
+	}
+	return "unknown";
+}
+
+static void print_perm(const char *key, const char *fmt, __u16 perm)
+{
+	char buf[11];
+
+	p4_perm_format(perm, buf);
+	print_string(PRINT_ANY, key, fmt, buf);
+}
+
+static void print_table_acts(const char *key, const char *title,
+			     struct rtattr *list)
+{
+	if (!list)
+		return;
+	print_string(PRINT_FP, NULL, "\t%s:", title);
+	open_json_object(key);
+	tc_print_action(stdout, list, 0);
+	close_json_object();
+	print_nl();
+}
+
+static void print_table_default(const char *key, const char *title,
+				struct rtattr *nest)
+{
+	struct rtattr *tb[P4TC_TABLE_DEFAULT_MAX + 1];
+
+	if (!nest)
+		return;
+	parse_rtattr_nested(tb, P4TC_TABLE_DEFAULT_MAX, nest);
+	open_json_object(key);
+	print_string(PRINT_FP, NULL, "\t%s", title);
+	if (tb[P4TC_TABLE_DEFAULT_PERMISSIONS])
+		print_perm("permissions", " permissions %s",
+			   rta_getattr_u16(tb[P4TC_TABLE_DEFAULT_PERMISSIONS]));
+	print_string(PRINT_FP, NULL, ":", NULL);
+	if (tb[P4TC_TABLE_DEFAULT_ACTION]) {
+		open_json_object("action");
+		tc_print_action(stdout, tb[P4TC_TABLE_DEFAULT_ACTION], 0);
+		close_json_object();
+	}
+	close_json_object();
+	print_nl();
+}
+
+static void print_table_list(struct rtattr *list)
+{
+	struct rtattr *tb[P4TC_MAX_TABLE_ACTS + 1];
+	int i;
+
+	if (!list)
+		return;
+	parse_rtattr_nested(tb, P4TC_MAX_TABLE_ACTS, list);
+	print_string(PRINT_FP, NULL, "\ttable_acts:", NULL);
+	open_json_array(PRINT_JSON, "table_acts");
+	for (i = 1; i <= P4TC_MAX_TABLE_ACTS && tb[i]; i++) {
+		struct rtattr *a[P4TC_TABLE_ACT_MAX + 1];
+		__u8 flags = 0;
+
+		parse_rtattr_nested(a, P4TC_TABLE_ACT_MAX, tb[i]);
+		if (a[P4TC_TABLE_ACT_FLAGS])
+			flags = rta_getattr_u8(a[P4TC_TABLE_ACT_FLAGS]);
+		open_json_object(NULL);
+		if (a[P4TC_TABLE_ACT_NAME])
+			print_string(PRINT_ANY, "act_name", " act %s",
+				     rta_getattr_str(a[P4TC_TABLE_ACT_NAME]));
+		if (flags & P4TC_TABLE_ACT_FLAGS_TABLEONLY)
+			print_string(PRINT_ANY, "flags", " flags %s",
+				     "tableonly");
+		else if (flags & P4TC_TABLE_ACT_FLAGS_DEFAULTONLY)
+			print_string(PRINT_ANY, "flags", " flags %s",
+				     "defaultonly");
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+	print_nl();
+}
+
+static void print_table(struct rtattr *params, __u32 *ids)
+{
+	struct rtattr *tb[P4TC_TABLE_MAX + 1];
+
+	parse_rtattr_nested(tb, P4TC_TABLE_MAX, params);
+	print_string(PRINT_FP, NULL, "table", NULL);
+	if (tb[P4TC_TABLE_NAME])
+		print_string(PRINT_ANY, "tname", " name %s",
+			     rta_getattr_str(tb[P4TC_TABLE_NAME]));
+	print_uint(PRINT_ANY, "tblid", " tblid %u", ids[1]);
+	if (tb[P4TC_TABLE_TYPE])
+		print_string(PRINT_ANY, "type", " type %s",
+			     table_type_name(rta_getattr_u8(tb[P4TC_TABLE_TYPE])));
+	if (tb[P4TC_TABLE_KEYSZ])
+		print_uint(PRINT_ANY, "keysz", " keysz %u",
+			   rta_getattr_u32(tb[P4TC_TABLE_KEYSZ]));
+	if (tb[P4TC_TABLE_MAX_ENTRIES])
+		print_uint(PRINT_ANY, "max_entries", " tentries %u",
+			   rta_getattr_u32(tb[P4TC_TABLE_MAX_ENTRIES]));
+	if (tb[P4TC_TABLE_MAX_MASKS])
+		print_uint(PRINT_ANY, "masks", " nummasks %u",
+			   rta_getattr_u32(tb[P4TC_TABLE_MAX_MASKS]));
+	if (tb[P4TC_TABLE_PERMISSIONS])
+		print_perm("permissions", " permissions %s",
+			   rta_getattr_u16(tb[P4TC_TABLE_PERMISSIONS]));
+	if (tb[P4TC_TABLE_NUM_ENTRIES])
+		print_uint(PRINT_ANY, "entries", " entries %u",
+			   rta_getattr_u32(tb[P4TC_TABLE_NUM_ENTRIES]));
+	if (tb[P4TC_TABLE_NUM_MASKS])
+		print_uint(PRINT_ANY, "masks_used", " masks_used %u",
+			   rta_getattr_u32(tb[P4TC_TABLE_NUM_MASKS]));
+	print_nl();
+	print_table_acts("key", "key action", tb[P4TC_TABLE_KEY_ACTION]);
+	print_table_acts("preactions", "preactions", tb[P4TC_TABLE_PREACTIONS]);
+	print_table_acts("postactions", "postactions",
+			 tb[P4TC_TABLE_POSTACTIONS]);
+	print_table_default("default_hit", "default_hit_action",
+			    tb[P4TC_TABLE_DEFAULT_HIT]);
+	print_table_default("default_miss", "default_miss_action",
+			    tb[P4TC_TABLE_DEFAULT_MISS]);
+	print_table_list(tb[P4TC_TABLE_ACTS_LIST]);
+}
+
 static void print_objects(int obj, struct rtattr *root, const char *pname,
 			  __u32 pipeid)
 {
@@ -978,6 +1318,9 @@ static void print_objects(int obj, struct rtattr *root, const char *pname,
 			break;
 		case P4TC_OBJ_ACT:
 			print_action_tmpl(a[P4TC_PARAMS], ids);
+			break;
+		case P4TC_OBJ_TABLE:
+			print_table(a[P4TC_PARAMS], ids);
 			break;
 		}
 		close_json_object();
@@ -1092,6 +1435,10 @@ static void p4tmpl_put_names(struct nlmsghdr *n, const struct p4tmpl_path *path)
 	case P4TC_OBJ_ACT:
 		if (path->name[0])
 			addattrstrz(n, MAX_MSG, P4TC_ACT_NAME, path->name);
+		break;
+	case P4TC_OBJ_TABLE:
+		if (path->name[0])
+			addattrstrz(n, MAX_MSG, P4TC_TABLE_NAME, path->name);
 		break;
 	}
 }
@@ -1282,6 +1629,9 @@ int do_p4tmpl(int argc, char **argv)
 		break;
 	case P4TC_OBJ_ACT:
 		ret = parse_action_tmpl(cmd, argc, argv, &req.n, ids);
+		break;
+	case P4TC_OBJ_TABLE:
+		ret = parse_table(cmd, argc, argv, &req.n, ids, &path);
 		break;
 	default:
 		ret = parse_register(cmd, argc, argv, &req.n, ids, &path);

@@ -15,14 +15,17 @@
 #include <linux/netlink.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
+#include <linux/rhashtable-types.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <net/act_api.h>
+#include <net/gen_stats.h>
 #include <net/net_namespace.h>
 #include <net/p4tc_types.h>
 #include <uapi/linux/p4tc.h>
 
 #define P4TC_DEFAULT_NUM_TABLES P4TC_MINTABLES_COUNT
-#define P4TC_TMPL_MAXATTR 15	/* the most attributes of an object kind */
+#define P4TC_TMPL_MAXATTR 16	/* the most attributes of an object kind */
 #define P4TC_DEFAULT_MAX_RULES 1
 #define P4TC_KERNEL_PIPEID 0
 #define P4TC_KERNEL_PIPENAME "kernel"
@@ -35,6 +38,7 @@
 #define P4TC_HDRFIELDID_IDX 2
 #define P4TC_HDRID_IDX 2
 #define P4TC_AID_IDX 1
+#define P4TC_TBLID_IDX 1
 
 /* Where a dump stopped: the last id written at each level of the path */
 struct p4tc_dump_ctx {
@@ -72,6 +76,8 @@ struct p4tc_pipeline;
  *	not fit (the caller drops the partial attributes)
  * @dump: write up to P4TC_MSGBATCH_SIZE objects after @ctx; returns the
  *	bytes written, 0 when there was nothing left
+ * @update_sealed: @update is also called in sealed pipelines (and checks
+ *	itself what may change there)
  */
 struct p4tc_template_ops {
 	struct p4tc_template_common *(*cu)(struct net *net, struct nlmsghdr *n,
@@ -96,6 +102,7 @@ struct p4tc_template_ops {
 	int (*dump)(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
 		    struct nlattr *nla, char **p_name, u32 *ids,
 		    struct netlink_ext_ack *extack);
+	bool update_sealed;
 };
 
 struct p4tc_template_common {
@@ -110,6 +117,7 @@ extern const struct p4tc_template_ops p4tc_hdrfield_ops;
 extern const struct p4tc_template_ops p4tc_header_ops;
 extern const struct p4tc_template_ops p4tc_register_ops;
 extern const struct p4tc_template_ops p4tc_act_ops;
+extern const struct p4tc_template_ops p4tc_table_ops;
 
 struct p4tc_parser;
 
@@ -119,6 +127,7 @@ struct p4tc_parser;
  * @p_meta_idr: user metadata by id
  * @p_reg_idr: registers by id
  * @p_act_idr: action templates by id
+ * @p_tbl_idr: tables by id
  * @parser: the parse graph and header fields, NULL until the first is made
  * @net: the namespace the pipeline lives in
  * @preacts: bound tc actions run first for every packet (NULL: none yet)
@@ -138,6 +147,7 @@ struct p4tc_pipeline {
 	struct idr p_meta_idr;
 	struct idr p_reg_idr;
 	struct idr p_act_idr;
+	struct idr p_tbl_idr;
 	struct p4tc_parser *parser;
 	struct net *net;
 	struct tc_action **preacts;
@@ -169,6 +179,9 @@ struct p4tc_pipeline *tcf_pipeline_get(struct net *net, const char *p_name,
 				       u32 pipeid,
 				       struct netlink_ext_ack *extack);
 void tcf_pipeline_put_ref(struct p4tc_pipeline *pipeline);
+int p4tc_action_bind(struct net *net, struct nlattr *nla,
+		     struct tc_action ***acts, struct netlink_ext_ack *extack);
+void p4tc_action_destroy(struct tc_action **acts);
 
 /**
  * struct p4tc_metadata - a metadatum: per-packet scratch of a P4 type
@@ -409,6 +422,176 @@ struct tcf_p4act {
 struct p4tc_act *tcf_act_find_byname(struct p4tc_pipeline *pipeline,
 				     const char *name);
 void tcf_act_put_ref(struct p4tc_act *act);
+struct tcf_p4act_params *p4tc_act_params_parse(struct p4tc_act *act,
+					       struct nlattr *nla,
+					       struct netlink_ext_ack *extack);
+int p4tc_act_params_fill(struct sk_buff *skb, const struct p4tc_act *act,
+			 const struct tcf_p4act_params *params);
+
+/**
+ * struct p4tc_table_act - an action a table's entries and defaults may use
+ * @act: the action template (the table holds a reference)
+ * @flags: P4TC_TABLE_ACT_FLAGS_*
+ */
+struct p4tc_table_act {
+	struct p4tc_act *act;
+	u8 flags;
+};
+
+/**
+ * struct p4tc_table_entry_value - what an entry (or a default) does
+ * @rcu: for freeing after the datapath
+ * @act: the action template
+ * @params: its parameter values, laid out as @act's params
+ * @verdict: the verdict when the action's program gives none
+ * @permissions: of a default action (entries keep theirs in the entry)
+ */
+struct p4tc_table_entry_value {
+	struct rcu_head rcu;
+	struct p4tc_act *act;
+	struct tcf_p4act_params *params;
+	int verdict;
+	u16 permissions;
+};
+
+/**
+ * struct p4tc_table_mask - the entries of a table that share a mask
+ * @list: in the table's masks (LPM: the longest prefix first)
+ * @ht: the entries by masked key; entries equal in key and mask but not
+ *	in priority hang off the one with the lowest priority
+ * @ht_params: @ht's parameters (the key length is the table's)
+ * @rwork: frees @ht after the datapath let go
+ * @num_entries: entries with this mask
+ * @prefix_len: bits of the prefix (LPM tables)
+ * @mask: the mask, the table's key bytes long
+ */
+struct p4tc_table_mask {
+	struct list_head list;
+	struct rhashtable ht;
+	struct rhashtable_params ht_params;
+	struct rcu_work rwork;
+	u32 num_entries;
+	u32 prefix_len;
+	u8 mask[];
+};
+
+/**
+ * struct p4tc_table_entry - a table entry
+ * @node: in its mask's hash table (the first of its priority chain)
+ * @next: the next entry with the same key and mask, by priority
+ * @mask: its mask
+ * @value: its action, replaced by updates
+ * @stats: hit counters per CPU
+ * @rcu: for freeing after the datapath
+ * @created: jiffies of its creation
+ * @lastused: jiffies of its last hit
+ * @firstused: jiffies of its first hit, 0 before
+ * @prio: priority, lowest wins
+ * @handle: id in the table's entry IDR (dumps continue from it)
+ * @permissions: P4TC_*_PERM_*
+ * @create_who: P4TC_ENTITY_* that made it
+ * @update_who: P4TC_ENTITY_* that last changed it (0: none)
+ * @key: the masked key
+ */
+struct p4tc_table_entry {
+	struct rhash_head node;
+	struct p4tc_table_entry __rcu *next;
+	struct p4tc_table_mask *mask;
+	struct p4tc_table_entry_value __rcu *value;
+	struct gnet_stats_basic_sync __percpu *stats;
+	struct rcu_head rcu;
+	unsigned long created;
+	unsigned long lastused;
+	unsigned long firstused;
+	u32 prio;
+	u32 handle;
+	u16 permissions;
+	u8 create_who;
+	u8 update_who;
+	u8 key[];
+};
+
+/**
+ * struct p4tc_table - a P4 table
+ * @common: name "CB/NAME" and pipeline id
+ * @pipeline: its pipeline
+ * @rcu: for freeing after the datapath
+ * @masks: its masks (struct p4tc_table_mask), read by the datapath
+ * @entries_idr: its entries by handle
+ * @key_acts: the tc actions that build the key (NULL: none)
+ * @preacts: tc actions run before the lookup
+ * @postacts: tc actions run after the entry's action
+ * @num_key_acts: entries of @key_acts
+ * @num_preacts: entries of @preacts
+ * @num_postacts: entries of @postacts
+ * @default_hit: what a hit whose entry has no action does
+ * @default_miss: what a miss does
+ * @acts: the actions entries and defaults may use (none listed: any of
+ *	the pipeline's)
+ * @num_acts: entries of @acts
+ * @tbl_id: id inside the pipeline
+ * @keysz: bits of the key
+ * @key_bytes: bytes of the key
+ * @max_entries: the most entries
+ * @max_masks: the most distinct masks
+ * @num_entries: entries now
+ * @num_masks: masks now
+ * @next_prio: the priority of the next ternary entry given none
+ * @tbl_ref: 1 for existing, plus one per command naming the table
+ * @permissions: P4TC_*_PERM_*
+ * @type: P4TC_TABLE_TYPE_*
+ */
+struct p4tc_table {
+	struct p4tc_template_common common;
+	struct p4tc_pipeline *pipeline;
+	struct rcu_head rcu;
+	struct list_head masks;
+	struct idr entries_idr;
+	struct tc_action **key_acts;
+	struct tc_action **preacts;
+	struct tc_action **postacts;
+	int num_key_acts;
+	int num_preacts;
+	int num_postacts;
+	struct p4tc_table_entry_value __rcu *default_hit;
+	struct p4tc_table_entry_value __rcu *default_miss;
+	struct p4tc_table_act *acts;
+	u32 num_acts;
+	u32 tbl_id;
+	u32 keysz;
+	u32 key_bytes;
+	u32 max_entries;
+	u32 max_masks;
+	u32 num_entries;
+	u32 num_masks;
+	u32 next_prio;
+	refcount_t tbl_ref;
+	u16 permissions;
+	u8 type;
+};
+
+struct p4tc_table *tcf_table_find_byname(struct p4tc_pipeline *pipeline,
+					 const char *name);
+void tcf_table_put_ref(struct p4tc_table *table);
+void tcf_table_release_all(struct p4tc_pipeline *pipeline);
+void tcf_table_purge(struct p4tc_pipeline *pipeline);
+int p4tc_table_act_allowed(const struct p4tc_table *table,
+			   const struct p4tc_act *act, bool dflt,
+			   struct netlink_ext_ack *extack);
+
+/* Entries (p4tc_tbl_entry.c) */
+struct p4tc_table_entry_value *
+p4tc_entry_value_parse(struct p4tc_table *table, struct nlattr *nla,
+		       bool dflt, struct netlink_ext_ack *extack);
+void p4tc_entry_value_free(struct p4tc_table_entry_value *value);
+int p4tc_entry_value_fill(struct sk_buff *skb, int attr,
+			  const struct p4tc_table_entry_value *value);
+int p4tc_table_entries_add(struct p4tc_table *table, struct nlattr *nla,
+			   struct netlink_ext_ack *extack);
+void p4tc_table_entries_flush(struct p4tc_table *table);
+struct p4tc_table_entry *p4tc_table_lookup(struct p4tc_table *table,
+					   const u8 *key);
+void p4tc_runtime_init(void);
 
 /* A parameter list of a template, with its count and instance block size */
 struct p4tc_param_list {
@@ -426,6 +609,7 @@ struct p4tc_cmd_opnd {
 		struct p4tc_hdrfield *field;
 		struct p4tc_register *reg;
 		struct p4tc_act *act;		/* act with arguments */
+		struct p4tc_table *table;	/* tables and keys */
 	};
 	struct tc_action *inst;		/* act by index (bound), or NULL */
 	struct p4t_val value;		/* constants, dev: the value */
@@ -505,6 +689,11 @@ int tcf_p4_tmpl_generic_dump(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
 					   struct p4tc_template_common *tmpl),
 			     struct netlink_ext_ack *extack);
 int p4tc_put_path(struct sk_buff *skb, const u32 *ids, int n);
+extern const struct nla_policy p4tc_root_policy[P4TC_ROOT_MAX + 1];
+int p4tc_parse_obj(struct nlattr *arg, u32 pipeid, u32 *ids,
+		   struct nlattr **params, struct netlink_ext_ack *extack);
+int p4tc_parse_batch(struct nlattr *root, struct nlattr **objs,
+		     struct netlink_ext_ack *extack);
 int p4tc_name_check(const char *name, struct netlink_ext_ack *extack);
 
 int tcf_pipeline_init(void);
@@ -516,5 +705,6 @@ void tcf_pipeline_exit(void);
 #define to_header(t) container_of(t, struct p4tc_header, common)
 #define to_register(t) container_of(t, struct p4tc_register, common)
 #define to_act(t) container_of(t, struct p4tc_act, common)
+#define to_table(t) container_of(t, struct p4tc_table, common)
 
 #endif

@@ -2,8 +2,9 @@
 /*
  * P4TC: P4 programs in traffic control.  Netlink interface of the template
  * side (RTM_*P4TEMPLATE): pipelines, metadata, the parse graph (headers and
- * header fields), registers and action templates; and of the tc actions
- * action templates make.  See Documentation/networking/p4tc.rst.
+ * header fields), registers, action templates and tables; of the tc
+ * actions action templates make; and of the runtime side (RTM_P4TC_*):
+ * table entries.  See Documentation/networking/p4tc.rst.
  */
 #ifndef __LINUX_P4TC_H
 #define __LINUX_P4TC_H
@@ -41,9 +42,17 @@ struct p4tcmsg {
 #define REGISTERNAMSIZ TEMPLATENAMSZ
 #define ACTPARAMNAMSIZ TEMPLATENAMSZ
 
+#define TABLENAMSIZ TEMPLATENAMSZ
+
 #define P4TC_MAX_PARAMS 32		/* parameters of one action */
 #define P4TC_CMDS_LIST_MAX 32		/* commands of one action */
 #define P4TC_CMD_MAX_OPNDS 9		/* operands of one command */
+
+#define P4TC_MAX_TENTRIES (1 << 24)	/* entries of one table */
+#define P4TC_DEFAULT_TENTRIES 256
+#define P4TC_MAX_TMASKS 128		/* distinct masks of one table */
+#define P4TC_DEFAULT_TMASKS 8
+#define P4TC_MAX_TABLE_ACTS 32		/* actions a table lists */
 
 /* Ids of the path of an object: [pipeline, object] or [pipeline, parser, object] */
 #define P4TC_PATH_MAX 3
@@ -367,6 +376,148 @@ enum {
 };
 
 #define P4TC_OPND_MAX (__P4TC_OPND_MAX - 1)
+
+/* Table types: how entries match */
+enum {
+	P4TC_TABLE_TYPE_UNSPEC,
+	P4TC_TABLE_TYPE_EXACT = 1,	/* mask all ones */
+	P4TC_TABLE_TYPE_LPM = 2,	/* mask a prefix; the longest wins */
+	P4TC_TABLE_TYPE_TERNARY = 3,	/* any mask; the lowest prio wins */
+	__P4TC_TABLE_TYPE_MAX,
+};
+
+#define P4TC_TABLE_TYPE_MAX (__P4TC_TABLE_TYPE_MAX - 1)
+
+/*
+ * Permissions of a table, an entry or a default action: ten bits
+ * CRUDXCRUDX, the high five for the control plane, the low five for the
+ * datapath (C create, R read, U update, D delete, X execute).
+ */
+#define P4TC_CTRL_PERM_C (1 << 9)
+#define P4TC_CTRL_PERM_R (1 << 8)
+#define P4TC_CTRL_PERM_U (1 << 7)
+#define P4TC_CTRL_PERM_D (1 << 6)
+#define P4TC_CTRL_PERM_X (1 << 5)
+#define P4TC_DATA_PERM_C (1 << 4)
+#define P4TC_DATA_PERM_R (1 << 3)
+#define P4TC_DATA_PERM_U (1 << 2)
+#define P4TC_DATA_PERM_D (1 << 1)
+#define P4TC_DATA_PERM_X (1 << 0)
+#define P4TC_PERM_MAX ((1 << 10) - 1)
+
+/* Tables: control CRUD, datapath RX.  Entries: the same without create */
+#define P4TC_PERMS_TABLE_DEFAULT \
+	(P4TC_CTRL_PERM_C | P4TC_CTRL_PERM_R | P4TC_CTRL_PERM_U | \
+	 P4TC_CTRL_PERM_D | P4TC_DATA_PERM_R | P4TC_DATA_PERM_X)
+#define P4TC_PERMS_ENTRY_DEFAULT \
+	(P4TC_PERMS_TABLE_DEFAULT & ~P4TC_CTRL_PERM_C)
+/* Default actions: read and update from the control plane, run */
+#define P4TC_PERMS_DEFACT_DEFAULT \
+	(P4TC_CTRL_PERM_R | P4TC_CTRL_PERM_U | P4TC_DATA_PERM_R | \
+	 P4TC_DATA_PERM_X)
+
+/*
+ * Table template attributes.  KEYSZ is required on create and fixed after
+ * it; the other limits may change while the table has no entries.  The
+ * key, pre- and postactions and default actions are tc action lists
+ * bound to the table.
+ */
+enum {
+	P4TC_TABLE_UNSPEC,
+	P4TC_TABLE_NAME,		/* string "CB/NAME" */
+	P4TC_TABLE_TYPE,		/* u8: P4TC_TABLE_TYPE_*, default exact */
+	P4TC_TABLE_KEYSZ,		/* u32: bits, 1..P4TC_MAX_KEYSZ */
+	P4TC_TABLE_MAX_ENTRIES,		/* u32: 1..P4TC_MAX_TENTRIES */
+	P4TC_TABLE_MAX_MASKS,		/* u32: 1..P4TC_MAX_TMASKS */
+	P4TC_TABLE_PERMISSIONS,		/* u16 */
+	P4TC_TABLE_KEY_ACTION,		/* nested: tc actions building the key */
+	P4TC_TABLE_PREACTIONS,		/* nested: tc actions */
+	P4TC_TABLE_POSTACTIONS,		/* nested: tc actions */
+	P4TC_TABLE_DEFAULT_HIT,		/* nested: P4TC_TABLE_DEFAULT_* */
+	P4TC_TABLE_DEFAULT_MISS,	/* nested: P4TC_TABLE_DEFAULT_* */
+	P4TC_TABLE_ACTS_LIST,		/* nested: P4TC_TABLE_ACT_* nests 1..N */
+	P4TC_TABLE_ENTRIES,		/* nested: initial entries 1..N */
+	P4TC_TABLE_NUM_ENTRIES,		/* u32, read only */
+	P4TC_TABLE_NUM_MASKS,		/* u32, read only */
+	__P4TC_TABLE_MAX
+};
+
+#define P4TC_TABLE_MAX (__P4TC_TABLE_MAX - 1)
+
+/* A default action: empty ACTION (update) removes it */
+enum {
+	P4TC_TABLE_DEFAULT_UNSPEC,
+	P4TC_TABLE_DEFAULT_ACTION,	/* nested: one tc action */
+	P4TC_TABLE_DEFAULT_PERMISSIONS,	/* u16 */
+	__P4TC_TABLE_DEFAULT_MAX
+};
+
+#define P4TC_TABLE_DEFAULT_MAX (__P4TC_TABLE_DEFAULT_MAX - 1)
+
+/* Flags of an action in a table's list */
+#define P4TC_TABLE_ACT_FLAGS_TABLEONLY	0x1	/* in entries, not default */
+#define P4TC_TABLE_ACT_FLAGS_DEFAULTONLY 0x2	/* default, not in entries */
+
+/* An action a table's entries and defaults may use */
+enum {
+	P4TC_TABLE_ACT_UNSPEC,
+	P4TC_TABLE_ACT_NAME,		/* string "PIPE/[CB/]NAME" */
+	P4TC_TABLE_ACT_FLAGS,		/* u8: P4TC_TABLE_ACT_FLAGS_* */
+	__P4TC_TABLE_ACT_MAX
+};
+
+#define P4TC_TABLE_ACT_MAX (__P4TC_TABLE_ACT_MAX - 1)
+
+/* Who made or last changed an entry */
+enum {
+	P4TC_ENTITY_UNSPEC,
+	P4TC_ENTITY_KERNEL,	/* the table template's initial entries */
+	P4TC_ENTITY_TC,
+	P4TC_ENTITY_TIMER,
+	__P4TC_ENTITY_MAX
+};
+
+#define P4TC_ENTITY_MAX (__P4TC_ENTITY_MAX - 1)
+
+/* Times of an entry, in jiffies ago (like struct tcf_t) */
+struct p4tc_table_entry_tm {
+	__u64 created;
+	__u64 lastused;
+	__u64 firstused;
+};
+
+/* Hit counters of an entry */
+struct p4tc_table_entry_stats {
+	__u64 packets;
+	__u64 bytes;
+};
+
+/*
+ * Table entry attributes (runtime messages and a template's initial
+ * entries).  The key is a bit string of the table's keysz bits, bit 0
+ * the most significant bit of its first byte; fields are packed in order,
+ * each most significant bit first.  A mask has the key's length; with
+ * none, every bit counts.  Get and delete name an entry by key, mask and
+ * priority; with no key a get dumps and a delete flushes the table.
+ */
+enum {
+	P4TC_ENTRY_UNSPEC,
+	P4TC_ENTRY_TBLNAME,		/* string "CB/NAME" */
+	P4TC_ENTRY_KEY_BLOB,		/* binary: the key */
+	P4TC_ENTRY_MASK_BLOB,		/* binary: the mask */
+	P4TC_ENTRY_PRIO,		/* u32: 1.., lowest wins */
+	P4TC_ENTRY_ACT,			/* nested: one tc action of the table */
+	P4TC_ENTRY_PERMISSIONS,		/* u16 */
+	P4TC_ENTRY_WHODUNNIT,		/* u8: P4TC_ENTITY_* of the request */
+	P4TC_ENTRY_CREATE_WHODUNNIT,	/* u8, read only */
+	P4TC_ENTRY_UPDATE_WHODUNNIT,	/* u8, read only */
+	P4TC_ENTRY_TM,			/* struct p4tc_table_entry_tm, read only */
+	P4TC_ENTRY_STATS,		/* struct p4tc_table_entry_stats, r/o */
+	P4TC_ENTRY_PAD,
+	__P4TC_ENTRY_MAX
+};
+
+#define P4TC_ENTRY_MAX (__P4TC_ENTRY_MAX - 1)
 
 /* P4 types */
 enum {

@@ -146,9 +146,16 @@ static int tcf_p4act_act(struct sk_buff *skb, const struct tc_action *a,
 	return verdict;
 }
 
-static int tcf_p4act_param_values_fill(struct sk_buff *skb,
-				       const struct p4tc_act *act,
-				       const struct tcf_p4act_params *params)
+/**
+ * p4tc_act_params_fill - write an action's parameters, with values
+ * @skb: the message
+ * @act: the action template
+ * @params: the values, or NULL for the template's types alone
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int p4tc_act_params_fill(struct sk_buff *skb, const struct p4tc_act *act,
+			 const struct tcf_p4act_params *params)
 {
 	struct nlattr *nest, *one;
 	u32 i;
@@ -201,7 +208,7 @@ static int tcf_p4act_dump(struct sk_buff *skb, struct tc_action *a, int bind,
 					   lockdep_is_held(&p->tcf_lock));
 	if (nla_put(skb, P4TC_ACT_OPT, sizeof(opt), &opt) ||
 	    nla_put_string(skb, P4TC_ACT_NAME, a->ops->kind) ||
-	    tcf_p4act_param_values_fill(skb, act, params))
+	    p4tc_act_params_fill(skb, act, params))
 		goto nla_put_failure;
 	tcf_tm_dump(&t, &p->tcf_tm);
 	if (nla_put_64bit(skb, P4TC_ACT_TM, sizeof(t), &t, P4TC_ACT_PAD))
@@ -215,10 +222,18 @@ nla_put_failure:
 	return -1;
 }
 
-/* Build the parameter block of an instance: every parameter, once. */
-static struct tcf_p4act_params *
-tcf_p4act_params_parse(struct p4tc_act *act, struct nlattr *nla,
-		       struct netlink_ext_ack *extack)
+/**
+ * p4tc_act_params_parse - build the parameter block of an instance or an
+ * entry: every parameter of the action, once, checked against its type
+ * @act: the action template
+ * @nla: P4TC_ACT_PARMS, or NULL (right for an action without parameters)
+ * @extack: receives the reason of a refusal
+ *
+ * Return: the block (kfree_rcu() it), or an ERR_PTR.
+ */
+struct tcf_p4act_params *p4tc_act_params_parse(struct p4tc_act *act,
+					       struct nlattr *nla,
+					       struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[P4TC_ACT_PARAMS_MAX + 1];
 	DECLARE_BITMAP(seen, P4TC_MAX_PARAMS) = {};
@@ -363,7 +378,7 @@ static int tcf_p4act_init(struct net *net, struct nlattr *nla,
 	if (err < 0)
 		goto release;
 
-	params = tcf_p4act_params_parse(act, tb[P4TC_ACT_PARMS], extack);
+	params = p4tc_act_params_parse(act, tb[P4TC_ACT_PARMS], extack);
 	if (IS_ERR(params)) {
 		err = PTR_ERR(params);
 		goto put_chain;
@@ -1054,7 +1069,7 @@ static int tcf_act_fill(struct sk_buff *skb, struct p4tc_template_common *tmpl)
 	    nla_put_u8(skb, P4TC_ACT_ACTIVE, act->active) ||
 	    (act->active &&
 	     nla_put_u32(skb, P4TC_ACT_KIND_ID, act->ops.id)) ||
-	    tcf_p4act_param_values_fill(skb, act, NULL) ||
+	    p4tc_act_params_fill(skb, act, NULL) ||
 	    (act->cmds_nla &&
 	     nla_put(skb, P4TC_ACT_CMDS_LIST | NLA_F_NESTED,
 		     nla_len(act->cmds_nla), nla_data(act->cmds_nla))))

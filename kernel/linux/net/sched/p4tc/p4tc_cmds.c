@@ -114,6 +114,10 @@ static void opnd_put(struct p4tc_cmd_opnd *o)
 	case P4TC_OPER_REG:
 		refcount_dec(&o->reg->reg_ref);
 		break;
+	case P4TC_OPER_KEY:
+	case P4TC_OPER_TBL:
+		tcf_table_put_ref(o->table);
+		break;
 	case P4TC_OPER_ACT:
 		if (o->inst)
 			tcf_idr_release(o->inst, true);
@@ -370,6 +374,35 @@ static int opnd_reg(struct p4tc_pipeline *pipeline, struct p4tc_cmd_opnd *o,
 	return 0;
 }
 
+/* key.PIPE.CB/TABLE (the key the table's key action builds) or
+ * table.PIPE.CB/TABLE (tableapply).  A key is read and written in slices
+ * of at most 128 bits, bit 0 the first bit of the key.
+ */
+static int opnd_table(struct p4tc_pipeline *pipeline, struct p4tc_cmd_opnd *o,
+		      char *path, u8 kind, u32 ci, u32 oi,
+		      struct netlink_ext_ack *extack)
+{
+	struct p4tc_table *table;
+	char *name;
+
+	if (path_split(path, &name) || !opnd_pipeline(pipeline, path, false)) {
+		OPND_ERR(extack, ci, oi, "%s are PIPELINE.CB/TABLE",
+			 kind == P4TC_OPER_KEY ? "keys" : "tables");
+		return -EINVAL;
+	}
+	table = tcf_table_find_byname(pipeline, name);
+	if (!table) {
+		OPND_ERR(extack, ci, oi, "unknown table %.40s", name);
+		return -ENOENT;
+	}
+	refcount_inc(&table->tbl_ref);
+	o->table = table;
+	o->type = p4type_find_byid(P4T_KEY);
+	o->obj_width = kind == P4TC_OPER_KEY ? table->keysz : 0;
+	o->is_signed = false;
+	return 0;
+}
+
 /* Bind instance @index of @ops's instances in @tn, as a filter would. */
 static int opnd_bind_instance(struct tc_action_net *tn,
 			      struct p4tc_cmd_opnd *o, u32 index, u32 ci,
@@ -511,9 +544,13 @@ static int opnd_parse(struct p4tc_pipeline *pipeline,
 	case P4TC_OPER_ACT:
 		ret = opnd_act(pipeline, o, path, tb, ci, oi, extack);
 		break;
-	default:	/* keys and tables */
-		OPND_ERR(extack, ci, oi, "unknown table %.40s", path);
-		ret = -ENOENT;
+	case P4TC_OPER_KEY:
+	case P4TC_OPER_TBL:
+		ret = opnd_table(pipeline, o, path, kind, ci, oi, extack);
+		break;
+	default:
+		OPND_ERR(extack, ci, oi, "unknown operand kind %u", kind);
+		ret = -EINVAL;
 	}
 	kfree(path);
 	if (ret < 0)
@@ -534,6 +571,13 @@ static int opnd_parse(struct p4tc_pipeline *pipeline,
 		}
 		o->shift = sl->startbit;
 		o->width = sl->endbit - sl->startbit + 1;
+	}
+	if (kind == P4TC_OPER_KEY &&
+	    (o->width > P4T_MAX_BITSZ || (o->width > 120 && o->shift % 8))) {
+		opnd_put(o);
+		OPND_ERR(extack, ci, oi,
+			 "keys are used in slices of at most 128 bits (over 120: from a byte)");
+		return -EINVAL;
 	}
 	return 0;
 }

@@ -33,6 +33,7 @@
 
 #define P4TC_MAX_NEST 4		/* packets a CPU is running at once */
 #define P4TC_MAX_CALLS 8	/* actions calling actions with arguments */
+#define P4TC_MAX_APPLY 8	/* tables applied inside one another */
 #define P4TC_MAX_ARGS (P4TC_CMD_MAX_OPNDS - 1)
 
 struct p4tc_run {
@@ -43,7 +44,9 @@ struct p4tc_run {
 	bool parsed;
 	bool hit;
 	u8 calls;
+	u8 applies;
 	u8 meta[P4TC_MAXMETA_OFFSET / 8];
+	u8 key[P4TC_MAX_KEYSZ / 8];		/* what the key action builds */
 	u8 args[P4TC_MAX_CALLS][P4TC_MAX_ARGS * P4T_MAX_BITSZ / 8];
 };
 
@@ -66,13 +69,51 @@ static unsigned int pkt_len(const struct sk_buff *skb)
 	return skb->len - skb_mac_offset(skb);
 }
 
-/* @bits bits of the packet from bit @pos, as a number: at most 16 bytes,
- * as p4tc_cmds.c refuses fields that would span 17.
+/* @bits bits of the bytes at @p from bit @shift (0..7; bit 0 the most
+ * significant of @p[0]), as a number: at most 16 bytes, as p4tc_cmds.c
+ * refuses fields and key slices that would span 17.
  */
+static void bytes_read_bits(const u8 *p, u32 shift, u16 bits,
+			    struct p4t_val *v)
+{
+	u32 n = (shift + bits + 7) / 8, i;
+
+	v->w[0] = 0;
+	v->w[1] = 0;
+	for (i = 0; i < n; i++) {
+		p4t_val_shl(v, 8);
+		v->w[0] |= p[i];
+	}
+	p4t_val_shr(v, n * 8 - shift - bits);
+	p4t_val_trunc(v, bits);
+}
+
+/* Write the low @bits bits of @v there, keeping the bits around them. */
+static void bytes_write_bits(u8 *p, u32 shift, u16 bits,
+			     const struct p4t_val *v)
+{
+	u32 n = (shift + bits + 7) / 8, i;
+	unsigned int low = n * 8 - shift - bits;
+	struct p4t_val old, m, nv = *v;
+
+	bytes_read_bits(p, 0, n * 8, &old);
+	p4t_val_ones(&m, bits);
+	p4t_val_shl(&m, low);
+	p4t_val_trunc(&nv, bits);
+	p4t_val_shl(&nv, low);
+	old.w[0] = (old.w[0] & ~m.w[0]) | nv.w[0];
+	old.w[1] = (old.w[1] & ~m.w[1]) | nv.w[1];
+	for (i = n; i--; ) {
+		p[i] = old.w[0];
+		p4t_val_shr(&old, 8);
+	}
+}
+
+/* @bits bits of the packet from bit @pos, as a number. */
 static bool pkt_read_bits(const struct sk_buff *skb, u32 pos, u16 bits,
 			  struct p4t_val *v)
 {
-	u32 first = pos / 8, n = (pos % 8 + bits + 7) / 8, i;
+	u32 first = pos / 8, n = (pos % 8 + bits + 7) / 8;
 	u8 buf[P4T_MAX_BITSZ / 8 + 1];
 	const u8 *p;
 
@@ -81,14 +122,7 @@ static bool pkt_read_bits(const struct sk_buff *skb, u32 pos, u16 bits,
 	p = skb_header_pointer(skb, skb_mac_offset(skb) + first, n, buf);
 	if (!p)
 		return false;
-	v->w[0] = 0;
-	v->w[1] = 0;
-	for (i = 0; i < n; i++) {
-		p4t_val_shl(v, 8);
-		v->w[0] |= p[i];
-	}
-	p4t_val_shr(v, n * 8 - pos % 8 - bits);
-	p4t_val_trunc(v, bits);
+	bytes_read_bits(p, pos % 8, bits, v);
 	return true;
 }
 
@@ -115,26 +149,12 @@ static u8 *pkt_writable(struct sk_buff *skb, u32 off, u32 len)
 static void pkt_write_bits(struct sk_buff *skb, u32 pos, u16 bits,
 			   const struct p4t_val *v)
 {
-	u32 first = pos / 8, n = (pos % 8 + bits + 7) / 8, i;
-	unsigned int low = n * 8 - pos % 8 - bits;
-	struct p4t_val old, m, nv = *v;
 	u8 *p;
 
-	if (!pkt_read_bits(skb, first * 8, n * 8, &old))
-		return;
-	p = pkt_writable(skb, first, n);
+	p = pkt_writable(skb, pos / 8, (pos % 8 + bits + 7) / 8);
 	if (!p)
 		return;
-	p4t_val_ones(&m, bits);
-	p4t_val_shl(&m, low);
-	p4t_val_trunc(&nv, bits);
-	p4t_val_shl(&nv, low);
-	old.w[0] = (old.w[0] & ~m.w[0]) | nv.w[0];
-	old.w[1] = (old.w[1] & ~m.w[1]) | nv.w[1];
-	for (i = n; i--; ) {
-		p[i] = old.w[0];
-		p4t_val_shr(&old, 8);
-	}
+	bytes_write_bits(p, pos % 8, bits, v);
 	/* A program changes headers as it likes and updates checksums in
 	 * them itself; a device's sum over the old bytes is no longer true.
 	 */
@@ -365,11 +385,18 @@ static void obj_write(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
 	}
 }
 
-/* An operand's value: its slice of its object's value. */
+/* An operand's value: its slice of its object's value.  A key is read
+ * and written in place: slices count from its first bit.
+ */
 static void opnd_read(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
 		      const u8 *params, const struct p4tc_act *act,
 		      struct p4t_val *v)
 {
+	if (o->kind == P4TC_OPER_KEY) {
+		bytes_read_bits(run->key + o->shift / 8, o->shift % 8, o->width,
+				v);
+		return;
+	}
 	obj_read(run, o, params, act, v);
 	p4t_val_shr(v, o->shift);
 	p4t_val_trunc(v, o->width);
@@ -382,6 +409,11 @@ static void opnd_write(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
 {
 	struct p4t_val obj = {}, nv = *v, m;
 
+	if (o->kind == P4TC_OPER_KEY) {
+		bytes_write_bits(run->key + o->shift / 8, o->shift % 8,
+				 o->width, v);
+		return;
+	}
 	p4t_val_trunc(&nv, o->width);
 	if (o->width != o->obj_width) {
 		obj_read(run, o, params, act, &obj);
@@ -514,6 +546,99 @@ static int cmd_act(struct p4tc_run *run, const struct p4tc_cmd *cmd,
 	return ret;
 }
 
+/* Run a table's bound tc actions (a NULL-ended list). */
+static int acts_run(struct p4tc_run *run, struct tc_action **acts)
+{
+	struct tcf_result res = {};
+	int n, ret;
+
+	if (!acts)
+		return P4TC_GO_ON;
+	for (n = 0; n < TCA_ACT_MAX_PRIO && acts[n]; n++)
+		;
+	ret = tcf_action_exec(run->skb, acts, n, &res);
+	return ret == TC_ACT_PIPE ? P4TC_GO_ON : ret;
+}
+
+/* Run an entry's or a default's action with its parameter values. */
+static int value_run(struct p4tc_run *run,
+		     const struct p4tc_table_entry_value *value)
+{
+	int ret;
+
+	ret = prog_run(run, value->act, value->params->values);
+	if (ret != P4TC_GO_ON)
+		return ret;
+	return value->verdict == TC_ACT_PIPE ? P4TC_GO_ON : value->verdict;
+}
+
+static void entry_hit(struct p4tc_table_entry *e, const struct sk_buff *skb)
+{
+	unsigned long now = jiffies;
+
+	bstats_update(this_cpu_ptr(e->stats), skb);
+	if (READ_ONCE(e->lastused) != now)
+		WRITE_ONCE(e->lastused, now);
+	if (unlikely(!READ_ONCE(e->firstused)))
+		WRITE_ONCE(e->firstused, now);
+}
+
+/* A default action runs when the datapath may execute it. */
+static const struct p4tc_table_entry_value *
+default_value(struct p4tc_table_entry_value __rcu **p)
+{
+	const struct p4tc_table_entry_value *v = rcu_dereference_bh(*p);
+
+	return v && (v->permissions & P4TC_DATA_PERM_X) ? v : NULL;
+}
+
+/* tableapply: preactions, the key action, the lookup, the entry's action
+ * (the default hit action for an entry without one) or the default miss
+ * action, postactions.  A verdict other than pipe ends it there.
+ */
+static int cmd_tableapply(struct p4tc_run *run, const struct p4tc_cmd *cmd)
+{
+	struct p4tc_table *table = cmd->opnds[0].table;
+	const struct p4tc_table_entry_value *v;
+	struct p4tc_table_entry *e = NULL;
+	int ret;
+
+	if (run->applies == P4TC_MAX_APPLY) {
+		net_warn_ratelimited("p4tc: table %s applied too deep\n",
+				     table->common.name);
+		return TC_ACT_SHOT;
+	}
+	run->applies++;
+	ret = acts_run(run, READ_ONCE(table->preacts));
+	if (ret != P4TC_GO_ON)
+		goto out;
+	memset(run->key, 0, table->key_bytes);
+	ret = acts_run(run, READ_ONCE(table->key_acts));
+	if (ret != P4TC_GO_ON)
+		goto out;
+
+	e = p4tc_table_lookup(table, run->key);
+	if (e) {
+		entry_hit(e, run->skb);
+		v = rcu_dereference_bh(e->value);
+		if (!v)
+			v = default_value(&table->default_hit);
+	} else {
+		v = default_value(&table->default_miss);
+	}
+	if (v) {
+		ret = value_run(run, v);
+		if (ret != P4TC_GO_ON)
+			goto out;
+	}
+	ret = acts_run(run, READ_ONCE(table->postacts));
+out:
+	/* what the actions applied inside does not count here */
+	run->hit = !!e;
+	run->applies--;
+	return ret;
+}
+
 /* Where a control goes: *pc moves, or a verdict ends the action. */
 static int control(u8 ctl, u32 arg, u32 *pc)
 {
@@ -613,6 +738,9 @@ static int prog_run(struct p4tc_run *run, const struct p4tc_act *act,
 		case P4TC_CMD_OP_PRINT:
 			cmd_print(run, cmd, act, params);
 			break;
+		case P4TC_CMD_OP_TABLEAPPLY:
+			ret = cmd_tableapply(run, cmd);
+			break;
 		case P4TC_CMD_OP_SNDPORTEGR:
 			opnd_read(run, &o[0], params, act, &a);
 			/* the packet leaves: nothing after this sees it */
@@ -668,6 +796,7 @@ int p4tc_act_run(struct sk_buff *skb, const struct p4tc_act *act,
 		run->parsed = false;
 		run->hit = false;
 		run->calls = 0;
+		run->applies = 0;
 		memset(run->meta, 0, sizeof(run->meta));
 	}
 	ret = prog_run(run, act, params);

@@ -47,7 +47,11 @@ static struct p4tc_pipeline_net *p4tc_pipe_net(struct net *net)
 	return net_generic(net, pipeline_net_id);
 }
 
-static void p4tc_action_destroy(struct tc_action **acts)
+/**
+ * p4tc_action_destroy - unbind and free a list p4tc_action_bind() made
+ * @acts: the list, or NULL
+ */
+void p4tc_action_destroy(struct tc_action **acts)
 {
 	if (acts) {
 		tcf_action_destroy(acts, TCA_ACT_UNBIND);
@@ -55,10 +59,17 @@ static void p4tc_action_destroy(struct tc_action **acts)
 	}
 }
 
-/* Bind the tc actions of @nla to the pipeline; *@acts is NULL on error. */
-static int p4tc_action_bind(struct net *net, struct nlattr *nla,
-			    struct tc_action ***acts,
-			    struct netlink_ext_ack *extack)
+/**
+ * p4tc_action_bind - bind the tc actions of a list to a template object
+ * @net: the namespace
+ * @nla: the list (TCA_ACT_* nests 1..N)
+ * @acts: receives the actions (TCA_ACT_MAX_PRIO slots), NULL on error
+ * @extack: receives the reason of a refusal
+ *
+ * Return: the number of actions (at least one), or a negative errno.
+ */
+int p4tc_action_bind(struct net *net, struct nlattr *nla,
+		     struct tc_action ***acts, struct netlink_ext_ack *extack)
 {
 	int init_res[TCA_ACT_MAX_PRIO];
 	struct tc_action **a;
@@ -86,8 +97,9 @@ static int p4tc_action_bind(struct net *net, struct nlattr *nla,
 	return ret;
 }
 
-/* Pre- and postactions first: they may bind instances of the pipeline's
- * own action kinds, which go next, before the objects actions name.
+/* Pre- and postactions and the tables' bound actions and entries first:
+ * they may use the pipeline's own action kinds, which go next, before the
+ * objects (tables too) actions name.
  */
 static void tcf_pipeline_free(struct p4tc_pipeline *pipeline)
 {
@@ -97,11 +109,14 @@ static void tcf_pipeline_free(struct p4tc_pipeline *pipeline)
 	pipeline->postacts = NULL;
 	pipeline->num_preacts = 0;
 	pipeline->num_postacts = 0;
+	tcf_table_release_all(pipeline);
 	tcf_act_purge(pipeline);
+	tcf_table_purge(pipeline);
 	tcf_register_purge(pipeline);
 	tcf_parser_purge(pipeline);
 	tcf_meta_purge(pipeline);
 	idr_destroy(&pipeline->p_act_idr);
+	idr_destroy(&pipeline->p_tbl_idr);
 	idr_destroy(&pipeline->p_meta_idr);
 	idr_destroy(&pipeline->p_reg_idr);
 	kfree(pipeline);
@@ -387,6 +402,7 @@ static struct p4tc_pipeline *tcf_pipeline_create(struct net *net,
 	idr_init(&pipeline->p_meta_idr);
 	idr_init(&pipeline->p_reg_idr);
 	idr_init(&pipeline->p_act_idr);
+	idr_init(&pipeline->p_tbl_idr);
 	refcount_set(&pipeline->p_ref, 1);
 	pipeline->p_state = P4TC_STATE_NOT_READY;
 	pipeline->max_rules = tb[P4TC_PIPELINE_MAXRULES] ?
@@ -698,6 +714,7 @@ int __init tcf_pipeline_init(void)
 	idr_init(&kp->p_meta_idr);
 	idr_init(&kp->p_reg_idr);
 	idr_init(&kp->p_act_idr);
+	idr_init(&kp->p_tbl_idr);
 	ret = tcf_meta_init_kernel(kp);
 	if (ret)
 		goto free;

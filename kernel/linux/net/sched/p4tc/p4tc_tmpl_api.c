@@ -31,7 +31,7 @@
  */
 #define P4TC_REPLY_SIZE (4 * NLMSG_GOODSIZE)
 
-static const struct nla_policy p4tc_root_policy[P4TC_ROOT_MAX + 1] = {
+const struct nla_policy p4tc_root_policy[P4TC_ROOT_MAX + 1] = {
 	[P4TC_ROOT] = { .type = NLA_NESTED },
 	[P4TC_ROOT_PNAME] = { .type = NLA_STRING, .len = PIPELINENAMSIZ - 1 },
 };
@@ -49,6 +49,7 @@ static const struct p4tc_template_ops *p4tc_ops[P4TC_OBJ_MAX + 1] = {
 	[P4TC_OBJ_ACT] = &p4tc_act_ops,
 	[P4TC_OBJ_REGISTER] = &p4tc_register_ops,
 	[P4TC_OBJ_HEADER] = &p4tc_header_ops,
+	[P4TC_OBJ_TABLE] = &p4tc_table_ops,
 };
 
 static const struct p4tc_template_ops *
@@ -341,7 +342,10 @@ p4tc_tmpl_cu_in_pipeline(const struct p4tc_template_ops *ops, struct net *net,
 	if (ret < 0)
 		return ERR_PTR(ret);
 
-	pipeline = p4tc_req_pipeline(net, nl_pname, ids, true, extack);
+	/* kinds that may change in sealed pipelines check that themselves */
+	pipeline = p4tc_req_pipeline(net, nl_pname, ids,
+				     !((n->nlmsg_flags & NLM_F_REPLACE) &&
+				       ops->update_sealed), extack);
 	if (IS_ERR(pipeline))
 		return ERR_CAST(pipeline);
 
@@ -350,10 +354,19 @@ p4tc_tmpl_cu_in_pipeline(const struct p4tc_template_ops *ops, struct net *net,
 	return ops->create(pipeline, tb, ids, extack);
 }
 
-/* Parse one object of a request: its path ids and its attributes. */
-static int p4tc_parse_obj(struct nlattr *arg, u32 pipeid, u32 *ids,
-			  struct nlattr **params,
-			  struct netlink_ext_ack *extack)
+/**
+ * p4tc_parse_obj - parse one object of a request: its path ids and its
+ * attributes
+ * @arg: the object's nest
+ * @pipeid: the pipeline id of the message header
+ * @ids: receives the path, P4TC_PATH_MAX ids, the pipeline's first
+ * @params: receives the object's P4TC_PARAMS, or NULL
+ * @extack: receives the reason of a refusal
+ *
+ * Return: 0 or a negative errno.
+ */
+int p4tc_parse_obj(struct nlattr *arg, u32 pipeid, u32 *ids,
+		   struct nlattr **params, struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[P4TC_MAX + 1];
 	int ret;
@@ -377,9 +390,16 @@ static int p4tc_parse_obj(struct nlattr *arg, u32 pipeid, u32 *ids,
 	return 0;
 }
 
-/* Split the P4TC_ROOT nest into objects 1..N, refusing gaps and excess. */
-static int p4tc_parse_batch(struct nlattr *root, struct nlattr **objs,
-			    struct netlink_ext_ack *extack)
+/**
+ * p4tc_parse_batch - split a P4TC_ROOT nest into its objects 1..N
+ * @root: the nest
+ * @objs: receives the objects, P4TC_MSGBATCH_SIZE at most
+ * @extack: receives the reason of a refusal (gaps, too many, none)
+ *
+ * Return: the number of objects, or a negative errno.
+ */
+int p4tc_parse_batch(struct nlattr *root, struct nlattr **objs,
+		     struct netlink_ext_ack *extack)
 {
 	struct nlattr *nla;
 	int rem, n = 0;
@@ -720,6 +740,7 @@ static int __init p4tc_template_init(void)
 	BUILD_BUG_ON(P4TC_HDRFIELD_MAX > P4TC_TMPL_MAXATTR);
 	BUILD_BUG_ON(P4TC_HEADER_MAX > P4TC_TMPL_MAXATTR);
 	BUILD_BUG_ON(P4TC_REGISTER_MAX > P4TC_TMPL_MAXATTR);
+	BUILD_BUG_ON(P4TC_TABLE_MAX > P4TC_TMPL_MAXATTR);
 
 	ret = tcf_pipeline_init();
 	if (ret) {
@@ -733,6 +754,7 @@ static int __init p4tc_template_init(void)
 		      0);
 	rtnl_register(PF_UNSPEC, RTM_GETP4TEMPLATE, tc_ctl_p4_tmpl_get,
 		      tc_ctl_p4_tmpl_dump, 0);
+	p4tc_runtime_init();
 	return 0;
 }
 
