@@ -11,7 +11,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps kernel qemu iproute2 build check bench demo shell series clean distclean
+.PHONY: help deps kernel qemu iproute2 build check bench cp-bench demo shell series clean distclean
 
 help:
 	@echo "make demo      boot the test guest and show the kernel and tools"
@@ -19,6 +19,7 @@ help:
 	@echo "make build     kernel, QEMU and iproute2 (incremental)"
 	@echo "make shell     interactive shell in the test guest"
 	@echo "make bench     firmware-model benchmark (DPDK rte_hash/rte_lpm alongside)"
+	@echo "make cp-bench  P4TC entry insertion against flower, in the guest (BENCH_N=100000)"
 	@echo "make series    git format-patch series of our kernel changes (build/series/)"
 	@echo "make deps      install Debian packages, fetch qemu and iproute2 sources"
 
@@ -46,6 +47,15 @@ check: build
 
 bench: deps
 	@$(MAKE) -s -C firmware-model bench
+
+# The control-plane benchmark: P4TC table entries against flower filters,
+# inserted and deleted in the test guest (see tests/bench/cp-bench.sh).
+build/bench/p4rt_bench: tests/bench/p4rt_bench.c kernel
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -Werror -isystem build/linux/headers/include -o $@ $<
+
+cp-bench: build build/bench/p4rt_bench
+	@tests/bench/cp-bench.sh
 
 demo: build
 	@scripts/demo.sh

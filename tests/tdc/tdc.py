@@ -39,7 +39,7 @@ TOP = os.environ.get("P4TC_TOP") or os.path.realpath(
 def default_names():
     tc = shutil.which("tc") or "/sbin/tc"
     ip = shutil.which("ip") or "/sbin/ip"
-    return {
+    names = {
         "TC": tc,
         "IP": ip,
         "DEV0": "v0p0",
@@ -57,6 +57,9 @@ def default_names():
         "INTROSPECTION": os.environ.get(
             "INTROSPECTION", os.path.join(TOP, "tests", "introspection")),
     }
+    # tc p4runtime finds the key fields of pipelines there
+    os.environ["INTROSPECTION"] = names["INTROSPECTION"]
+    return names
 
 
 KNOWN_PLUGINS = {"nsPlugin", "scapyPlugin"}

@@ -1439,10 +1439,10 @@ cmd_refused("cmd: results are hit or miss",
             "Command 1 operand 2: results are hit or miss")
 cmd_refused("cmd: tableapply of an unknown table",
             "cmd tableapply table.ptest.cb/t1",
-            "Command 1 operand 1: unknown table ptest.cb/t1")
+            "Command 1 operand 1: unknown table cb/t1")
 cmd_refused("cmd: a key of an unknown table",
             "cmd set key.ptest.cb/t1 constant.bit8.1",
-            "Command 1 operand 1: unknown table ptest.cb/t1")
+            "Command 1 operand 1: unknown table cb/t1")
 cmd_refused("cmd: a branch needs a control",
             "cmd beq metadata.ptest.m8 constant.bit8.1",
             "Command 1: needs a control")
@@ -1579,7 +1579,533 @@ cmd_pkt("cmd: packets: act with arguments runs the callee's program",
                "cmd ret drop state active"])
 
 
-FILES = [pl, md, rq, pa, rg, ac, cm]
+# ---------------------------------------------------------------- tables
+tb = File("p4tc-table.json", "6a")
+TMK = f"{P} create pipeline/ptest pipeid 22 numtables 4"
+# actions tables list: setmark (any use), onlydef (defaultonly),
+# onlytbl (tableonly)
+TACT_LINES = (
+    "p4template create action/ptest/setmark param m type bit32 "
+    "cmd set metadata.kernel.skbmark param.m state active",
+    "p4template create action/ptest/onlydef cmd ret drop state active",
+    "p4template create action/ptest/onlytbl cmd ret ok state active")
+TACTS = tcb(*TACT_LINES)
+# one tc process: the pipeline and its actions
+TSET = [tcb("p4template create pipeline/ptest pipeid 22 numtables 4",
+            *TACT_LINES)]
+TC_ = f"{P} create table/ptest/cb/t1"
+TU = f"{P} update table/ptest/cb/t1"
+TG = f"{P} get table/ptest/cb/t1"
+TLIST = ("table_acts act name ptest/setmark act name ptest/onlydef flags "
+         "defaultonly act name ptest/onlytbl flags tableonly")
+SEAL = f"{P} update pipeline/ptest preactions action gact ok postactions " \
+       "action gact ok state ready"
+
+
+def tbl_ok(name, args, pattern, setup=(), count=1, json_=None):
+    if json_ is not None:
+        tb.case(name, [*TSET, *setup], f"{TC_} {args}",
+                "$TC -j p4template get table/ptest/cb/t1", json_=json_)
+    else:
+        tb.case(name, [*TSET, *setup], f"{TC_} {args}", TG, pattern,
+                count=count)
+
+
+def tbl_refused(name, args, message, setup=(), **kw):
+    """The table is refused with MESSAGE: none named cb/t1 is left (or
+    what kw's state says)."""
+    kw.setdefault("state", f"{P} get table/ptest/")
+    kw.setdefault("state_pat", "name cb/t1 ")
+    kw.setdefault("count", 0 if kw["state_pat"] == "name cb/t1 " else 1)
+    tb.refuse(name, [*TSET, *setup], f"{TC_} {args}", message, **kw)
+
+
+tbl_ok("table: create with defaults", "keysz 32",
+       r"table name cb/t1 tblid 1 type exact keysz 32 tentries 256 "
+       r"nummasks 1 permissions CRUD--R--X entries 0 masks_used 0")
+tbl_ok("table: create with every limit (JSON)",
+       "tblid 7 keysz 40 type ternary tentries 1000 nummasks 16 "
+       "permissions CRUD-CRUDX", None,
+       json_=[{"pname": "ptest", "pipeid": 22, "obj": "table"},
+              {"templates": [{"tname": "cb/t1", "tblid": 7,
+                              "type": "ternary", "keysz": 40,
+                              "max_entries": 1000, "masks": 16,
+                              "permissions": "CRUD-CRUDX",
+                              "entries": 0}]}])
+tbl_ok("table: an LPM table", "keysz 32 type lpm nummasks 33",
+       r"type lpm keysz 32 tentries 256 nummasks 33")
+tbl_ok("table: permissions as a number", "keysz 8 permissions 0x3c9",
+       r"permissions CRUD--R--X")
+tbl_ok("table: the largest key and table", "keysz 512 tentries 16777216 "
+       "type ternary nummasks 128",
+       r"keysz 512 tentries 16777216 nummasks 128")
+tbl_ok("table: key action, pre- and postactions are bound tc actions",
+       "keysz 8 key action gact ok preactions action gact pipe "
+       "postactions action gact ok",
+       r"\tkey action:.*gact action pass[\s\S]*\tpreactions:.*gact action "
+       r"pipe[\s\S]*\tpostactions:.*gact action pass")
+tbl_ok("table: default hit and miss actions with their permissions",
+       "keysz 8 default_hit_action permissions -RU---R--X action "
+       "ptest/setmark param m 5 default_miss_action action ptest/onlydef",
+       r"default_hit_action permissions -RU---R--X:.*ptest/setmark pipe"
+       r"[\s\S]*param m type bit32 5[\s\S]*default_miss_action "
+       r"permissions -RU---R--X:.*ptest/onlydef")
+tbl_ok("table: the action list with flags", f"keysz 8 {TLIST}",
+       r"table_acts: act ptest/setmark act ptest/onlydef flags defaultonly "
+       r"act ptest/onlytbl flags tableonly")
+tbl_ok("table: a defaultonly action as default", f"keysz 8 {TLIST} "
+       "default_miss_action action ptest/onlydef",
+       r"default_miss_action.*ptest/onlydef")
+tbl_ok("table: a dump lists every table",
+       "keysz 8", r"table name cb/t[12] tblid [12] ", count=2,
+       setup=[f"{P} create table/ptest/cb/t2 keysz 16"])
+tb.case("table: get by id alone",
+        [*TSET, f"{TC_} tblid 5 keysz 8"], f"{P} get table/ptest/ tblid 5",
+        f"{P} get table/ptest/ tblid 5", r"table name cb/t1 tblid 5 ")
+tbl_refused("table: keysz is required", "type lpm",
+            "Must specify table key size (keysz)")
+tbl_refused("table: keysz 0 is refused", "keysz 0", "integer out of range")
+tbl_refused("table: keysz 513 is refused", "keysz 513",
+            "integer out of range")
+tbl_refused("table: tentries 0 is refused", "keysz 8 tentries 0",
+            "integer out of range")
+tbl_refused("table: tentries over 16777216 is refused",
+            "keysz 8 tentries 16777217", "integer out of range")
+tbl_refused("table: nummasks over 128 is refused",
+            "keysz 8 type ternary nummasks 129", "integer out of range")
+tbl_refused("table: nummasks 0 is refused",
+            "keysz 8 type ternary nummasks 0", "integer out of range")
+tbl_refused("table: an exact table has one mask", "keysz 8 nummasks 2",
+            "An exact table has one mask")
+tbl_refused("table: permissions must grant datapath execute",
+            "keysz 8 permissions CRUD--R---",
+            "A table must grant the datapath execute (X) permission")
+tb.refuse("table: permissions over 10 bits are refused by tc",
+          TSET, f"{TC_} keysz 8 permissions 0x400",
+          "permissions are CRUDXCRUDX letters or dashes, or 0x0..0x3ff",
+          f"{P} get table/ptest/", "name cb/t1 ", count=0,
+          prefix="Error: argument \"0x400\" is wrong: ")
+tbl_refused("table: more tables than numtables are refused", "keysz 8",
+            "Pipeline already has its 1 tables (numtables)",
+            setup=[f"{P} update pipeline/ptest numtables 1",
+                   f"{P} create table/ptest/cb/t0 keysz 8"])
+tbl_refused("table: a pipeline without numtables has no table", "keysz 8",
+            "Pipeline already has its 0 tables (numtables)",
+            setup=[f"{P} update pipeline/ptest numtables 0"])
+tbl_refused("table: a duplicate name is refused", "keysz 16",
+            "Table with the same name already exists",
+            setup=[f"{TC_} keysz 8"], state=TG, state_pat="keysz 8 ")
+tbl_refused("table: a duplicate id is refused", "tblid 3 keysz 16",
+            "Table with the same id already exists",
+            setup=[f"{P} create table/ptest/cb/t0 tblid 3 keysz 8"])
+tbl_refused("table: a default action not in the action list",
+            "keysz 8 table_acts act name ptest/onlydef "
+            "default_miss_action action ptest/setmark param m 1",
+            "Action setmark is not in the table's action list")
+tbl_refused("table: a tableonly action is no default",
+            f"keysz 8 {TLIST} default_hit_action action ptest/onlytbl",
+            "Action onlytbl is tableonly: not a default action")
+tbl_refused("table: an unknown action in the list",
+            "keysz 8 table_acts act name ptest/nope",
+            "Unknown action ptest/nope")
+tbl_refused("table: an action of another pipeline in the list",
+            "keysz 8 table_acts act name other/setmark",
+            "Action other/setmark is not one of pipeline ptest")
+tbl_refused("table: an action listed twice",
+            "keysz 8 table_acts act name ptest/setmark act name ptest/setmark",
+            "Action setmark is listed twice")
+tbl_refused("table: a kernel action is no default action",
+            "keysz 8 default_miss_action action gact drop",
+            "Action gact is not one of pipeline ptest")
+tbl_refused("table: an inactive action is no default action",
+            "keysz 8 default_miss_action action ptest/idle",
+            "Action ptest/idle is not active",
+            setup=[f"{P} create action/ptest/idle"])
+tbl_refused("table: a default action names every parameter",
+            "keysz 8 default_miss_action action ptest/setmark",
+            "Every parameter of the action needs a value")
+tbl_refused("table: default permissions may not exceed the table's",
+            "keysz 8 permissions -R-----R-X default_miss_action "
+            "permissions -RU----R-X action ptest/onlydef",
+            "Default action permissions exceed the table's")
+tbl_refused("table: a key action that fails to bind leaves no table",
+            "keysz 8 key action ptest/nope",
+            "Unknown action ptest/nope", prefix="")
+tb.case("table: update limits and type while empty",
+        [*TSET, f"{TC_} keysz 32 type lpm"],
+        f"{TU} type ternary tentries 10 nummasks 3", TG,
+        r"type ternary keysz 32 tentries 10 nummasks 3")
+tb.case("table: update sets default actions and the action list",
+        [*TSET, f"{TC_} keysz 8"],
+        f"{TU} {TLIST} default_miss_action action ptest/onlydef", TG,
+        r"default_miss_action.*ptest/onlydef[\s\S]*table_acts: act "
+        r"ptest/setmark")
+tb.refuse("table: the key size cannot change",
+          [*TSET, f"{TC_} keysz 8"], f"{TU} keysz 16",
+          "A table's key size cannot change", TG, "keysz 8 ")
+tb.refuse("table: a new action list must keep the defaults in it",
+          [*TSET, f"{TC_} keysz 8 default_miss_action action ptest/onlydef"],
+          f"{TU} table_acts act name ptest/setmark",
+          "Action onlydef is not in the table's action list", TG,
+          "table_acts", count=0)
+tb.refuse("table: permissions for a default action that is not there",
+          [*TSET, f"{TC_} keysz 8"],
+          f"{TU} default_hit_action permissions -R-----R-X",
+          "No default action to set the permissions of")
+tb.case("table: delete",
+        [*TSET, f"{TC_} keysz 8"], f"{P} del table/ptest/cb/t1",
+        f"{P} get table/ptest/", "name cb/t1", count=0)
+tb.case("table: delete by id",
+        [*TSET, f"{TC_} tblid 9 keysz 8"], f"{P} del table/ptest/ tblid 9",
+        f"{P} get table/ptest/", "name cb/t1", count=0)
+tb.case("table: flush",
+        [*TSET, f"{TC_} keysz 8", f"{P} create table/ptest/cb/t2 keysz 8"],
+        f"{P} del table/ptest/", f"{P} get table/ptest/", "^table",
+        count=0)
+tb.refuse("table: a table a command names cannot go",
+          [*TSET, f"{TC_} keysz 8",
+           f"{P} create action/ptest/ap cmd tableapply table.ptest.cb/t1"],
+          f"{P} del table/ptest/cb/t1",
+          "Table is named by an action's commands", TG, "name cb/t1 ")
+tb.refuse("table: nothing is flushed when a table is named",
+          [*TSET, f"{TC_} keysz 8", f"{P} create table/ptest/cb/t2 keysz 8",
+           f"{P} create action/ptest/ap cmd tableapply table.ptest.cb/t1"],
+          f"{P} del table/ptest/",
+          "A table is named by an action's commands: nothing flushed",
+          f"{P} get table/ptest/", "^table", count=2)
+tb.refuse("table: get of an unknown table", TSET,
+          f"{P} get table/ptest/cb/nope", "Table name not found")
+tb.refuse("table: get by an unknown id", TSET,
+          f"{P} get table/ptest/ tblid 42", "Unable to find table by id")
+tb.refuse("table: name and id of different tables",
+          [*TSET, f"{TC_} tblid 1 keysz 8",
+           f"{P} create table/ptest/cb/t2 tblid 2 keysz 8"],
+          f"{P} get table/ptest/cb/t1 tblid 2",
+          "Table name and id name different tables")
+tb.refuse("table: sealing needs every declared table",
+          [*TSET, f"{TC_} keysz 8"], SEAL,
+          "Must have all table defined to update state to ready",
+          f"{P} get pipeline/ptest", "state not ready")
+SEALED = [*TSET, f"{P} update pipeline/ptest numtables 1",
+          f"{TC_} keysz 8 {TLIST} default_hit_action permissions "
+          "-R----R--X action ptest/setmark param m 1 default_miss_action "
+          "action ptest/onlydef", SEAL]
+tb.refuse("table: no table is created in a sealed pipeline", SEALED,
+          f"{P} create table/ptest/cb/t2 keysz 8", "Pipeline is sealed",
+          f"{P} get table/ptest/", "name cb/t2", count=0)
+tb.refuse("table: limits do not change once sealed", SEALED,
+          f"{TU} tentries 10",
+          "Pipeline is sealed: only a table's default actions can change",
+          TG, "tentries 256")
+tb.case("table: the default miss action changes once sealed", SEALED,
+        f"{TU} default_miss_action action ptest/setmark param m 9", TG,
+        r"default_miss_action permissions -RU---R--X:.*ptest/setmark"
+        r"[\s\S]*param m type bit32 9")
+tb.refuse("table: a default action without update permission stays",
+          SEALED, f"{TU} default_hit_action action ptest/setmark param m 2",
+          "Default hit action permissions forbid update", TG,
+          r"param m type bit32 1")
+tb.refuse("table: no table is deleted in a sealed pipeline", SEALED,
+          f"{P} del table/ptest/cb/t1", "Pipeline is sealed", TG,
+          "name cb/t1 ")
+# commands naming tables and keys
+tb.case("table: a key action program writes the key in slices",
+        [*TSET, f"{TC_} keysz 200"],
+        f"{P} create action/ptest/k cmd set key.ptest.cb/t1[0-31] "
+        "constant.bit32.1 cmd set key.ptest.cb/t1[72-199] "
+        "constant.bit128.2 cmd tableapply table.ptest.cb/t1",
+        f"{P} get action/ptest/k",
+        r"cmd set key.ptest.cb/t1\[0-31\] constant.bit32.1[\s\S]*"
+        r"tableapply table.ptest.cb/t1")
+tb.refuse("table: a key slice over 128 bits is refused",
+          [*TSET, f"{TC_} keysz 200"],
+          f"{P} create action/ptest/k cmd set key.ptest.cb/t1[0-199] "
+          "constant.bit32.1",
+          "Command 1 operand 1: keys are used in slices of at most 128 "
+          "bits (over 120: from a byte)")
+tb.refuse("table: a key slice over 120 bits starts on a byte",
+          [*TSET, f"{TC_} keysz 200"],
+          f"{P} create action/ptest/k cmd set key.ptest.cb/t1[4-127] "
+          "constant.bit32.1",
+          "Command 1 operand 1: keys are used in slices of at most 128 "
+          "bits (over 120: from a byte)")
+tb.refuse("table: a key slice beyond the key is refused",
+          [*TSET, f"{TC_} keysz 16"],
+          f"{P} create action/ptest/k cmd set key.ptest.cb/t1[8-23] "
+          "constant.bit16.1",
+          "Command 1 operand 1: slice outside the operand's 16 bits")
+tb.refuse("table: the key of another pipeline's table is refused",
+          [*TSET, f"{TC_} keysz 16"],
+          f"{P} create action/ptest/k cmd set key.other.cb/t1[0-7] "
+          "constant.bit8.1",
+          "Command 1 operand 1: keys are PIPELINE.CB/TABLE")
+tb.refuse("table: tableapply takes a table",
+          [*TSET, f"{TC_} keysz 16"],
+          f"{P} create action/ptest/k cmd tableapply metadata.kernel.skbmark",
+          "Command 1 operand 1: must be a table")
+
+
+# ---------------------------------------------------------------- entries
+en = File("p4tc-entries.json", "6b")
+RT = "$TC p4 create ptest/table/cb"
+RG = "$TC p4 get ptest/table/cb"
+RU = "$TC p4 update ptest/table/cb"
+RD = "$TC p4 del ptest/table/cb"
+# a sealed pipeline with the tables of tests/introspection/ptest.json
+ETABLES = [
+    "p4template create table/ptest/cb/t1 tblid 1 keysz 32 tentries 4 "
+    "table_acts act name ptest/setmark act name ptest/onlydef flags "
+    "defaultonly",
+    "p4template create table/ptest/cb/lpm tblid 2 keysz 32 type lpm "
+    "nummasks 2",
+    "p4template create table/ptest/cb/tern tblid 3 keysz 40 type ternary",
+    "p4template create table/ptest/cb/narrow tblid 4 keysz 16 "
+    "permissions -R-D--R--X",
+]
+ESEAL = "p4template update pipeline/ptest preactions action gact ok " \
+        "postactions action gact ok state ready"
+ESET = [tcb("p4template create pipeline/ptest pipeid 22 numtables 4",
+            *TACT_LINES, *ETABLES, ESEAL)]
+SM = "action ptest/setmark param m"
+
+
+def ent_ok(name, cmd, verify, pattern, setup=(), count=1, json_=None):
+    en.case(name, [*ESET, *setup], cmd, verify, pattern, count=count,
+            json_=json_)
+
+
+def ent_refused(name, cmd, message, setup=(), state=None, state_pat="",
+                count=1, **kw):
+    en.refuse(name, [*ESET, *setup], cmd, message, state, state_pat,
+              count=count, **kw)
+
+
+ent_ok("entry: create in an exact table",
+       f"{RT}/t1 srcPort 80 dstPort 443 {SM} 7", f"{RG}/t1",
+       r"table cb/t1 tblid 1 prio 1 permissions -RUD--R--X "
+       r"create_whodunnit tc\n\tkey srcPort 80 dstPort 443\n\taction:.*"
+       r"ptest/setmark pipe[\s\S]*param m type bit32 7")
+ent_ok("entry: get by key prints the spec's JSON",
+       f"{RT}/t1 srcPort 80 dstPort 443 prio 16 {SM} 7",
+       f"$TC -j p4 get ptest/table/cb/t1 srcPort 80 dstPort 443 prio 16",
+       None,
+       json_=[{"pname": "ptest", "pipeid": 22},
+              {"entries": [{"tblid": 1, "prio": 16, "key": [
+                  {"keyfield": "srcPort", "id": 1, "width": 16,
+                   "type": "bit16", "match_type": "exact", "fieldval": 80},
+                  {"keyfield": "dstPort", "id": 2, "width": 16,
+                   "type": "bit16", "match_type": "exact",
+                   "fieldval": 443}],
+                  "create_whodunnit": "tc",
+                  "permissions": "-RUD--R--X"}]}])
+ent_ok("entry: an entry without action",
+       f"{RT}/t1 srcPort 1 dstPort 2", f"{RG}/t1", r"\taction:", count=0)
+ent_ok("entry: -s shows the hit counters",
+       f"{RT}/t1 srcPort 1 dstPort 2", f"$TC -s p4 get ptest/table/cb/t1",
+       r"\thit 0 packets 0 bytes, created \d+ sec used \d+ sec")
+ent_ok("entry: LPM priority comes from the prefix",
+       f"{RT}/lpm dstAddr 10.0.0.0/8 {SM} 8", f"{RG}/lpm",
+       r"prio 25 .*\n\tkey dstAddr 10.0.0.0/8")
+ent_ok("entry: LPM priority given that agrees",
+       f"{RT}/lpm dstAddr 10.1.0.0/16 prio 17", f"{RG}/lpm",
+       r"prio 17 .*\n\tkey dstAddr 10.1.0.0/16")
+ent_ok("entry: a key is masked to its prefix",
+       f"{RT}/lpm dstAddr 10.1.2.3/16", f"{RG}/lpm",
+       r"key dstAddr 10.1.0.0/16")
+ent_ok("entry: ternary priorities are assigned in order",
+       tcb("p4 create ptest/table/cb/tern srcAddr 10.0.0.1",
+           "p4 create ptest/table/cb/tern proto 6"), f"{RG}/tern",
+       r"prio 1 .*\n\tkey srcAddr 10.0.0.1\n[\s\S]*prio 2 .*\n\tkey proto 6")
+ent_ok("entry: ternary masks of any shape",
+       f"{RT}/tern srcAddr 10.0.0.1/255.0.255.0 proto 6/0xf0 prio 3",
+       f"{RG}/tern", r"key srcAddr 10.0.0.1/255.0.255.0 proto 0/240")
+ent_ok("entry: the same key with two priorities",
+       f"{RT}/t1 srcPort 1 dstPort 2 prio 5",
+       f"{RG}/t1 srcPort 1 dstPort 2 prio 5", r"prio 5 ",
+       setup=[f"{RT}/t1 srcPort 1 dstPort 2 prio 3"])
+ent_ok("entry: permissions below the table's",
+       f"{RT}/t1 srcPort 1 dstPort 2 permissions -R----R--X", f"{RG}/t1",
+       r"permissions -R----R--X")
+en.case("entry: a template's initial entries are the kernel's",
+        [TMK, TACTS], f"{P} create table/ptest/cb/t1 keysz 32 entry "
+        f"srcPort 9 dstPort 10 {SM} 3 entry srcPort 9 dstPort 11",
+        f"{TG}; {ESEAL.replace('p4template', P)} numtables 1 && "
+        f"{RG}/t1", r"entries 2 [\s\S]*create_whodunnit kernel\n\tkey "
+        r"srcPort 9 dstPort 10[\s\S]*srcPort 9 dstPort 11")
+en.refuse("entry: a bad initial entry leaves no table", [TMK, TACTS],
+          f"{P} create table/ptest/cb/t1 keysz 32 entry srcPort 9 "
+          "dstPort 10 entry srcPort 9 dstPort 10",
+          "An entry with this key and mask exists: give a priority to add "
+          "another", f"{P} get table/ptest/", "name cb/t1", count=0)
+ent_ok("entry: update the action",
+       f"{RU}/t1 srcPort 1 dstPort 2 {SM} 9", f"{RG}/t1",
+       r"update_whodunnit tc\n[\s\S]*param m type bit32 9",
+       setup=[f"{RT}/t1 srcPort 1 dstPort 2 {SM} 1"])
+ent_ok("entry: update the permissions",
+       f"{RU}/t1 srcPort 1 dstPort 2 permissions -R-D--R--X", f"{RG}/t1",
+       r"permissions -R-D--R--X",
+       setup=[f"{RT}/t1 srcPort 1 dstPort 2 {SM} 1"])
+ent_ok("entry: delete",
+       f"{RD}/t1 srcPort 1 dstPort 2", f"{RG}/t1", r"^table", count=0,
+       setup=[f"{RT}/t1 srcPort 1 dstPort 2"])
+ent_ok("entry: delete by priority",
+       f"{RD}/t1 srcPort 1 dstPort 2 prio 3", f"{RG}/t1", r"prio \d+",
+       setup=[f"{RT}/t1 srcPort 1 dstPort 2 prio 3",
+              f"{RT}/t1 srcPort 1 dstPort 2 prio 4"])
+ent_ok("entry: flush",
+       f"{RD}/tern", f"{RG}/tern", r"^table", count=0,
+       setup=[tcb(*[f"p4 create ptest/table/cb/tern proto {i}"
+                    for i in range(1, 6)])])
+ent_ok("entry: a dump continues across messages",
+       tcb(*[f"p4 create ptest/table/cb/tern proto {i}"
+             for i in range(1, 41)]), f"{RG}/tern", r"^table cb/tern",
+       count=40)
+ent_ok("entry: a full table takes more after a delete",
+       tcb(f"p4 del ptest/table/cb/t1 srcPort 1 dstPort 1",
+           f"p4 create ptest/table/cb/t1 srcPort 1 dstPort 5"),
+       f"{RG}/t1", r"^table cb/t1", count=4,
+       setup=[tcb(*[f"p4 create ptest/table/cb/t1 srcPort 1 dstPort {i}"
+                    for i in range(1, 5)])])
+ent_ok("entry: a pipeline goes with its entries",
+       f"{P} del pipeline/ptest", f"{P} get pipeline/", "ptest", count=0,
+       setup=[tcb(*[f"p4 create ptest/table/cb/tern proto {i}"
+                    for i in range(1, 11)])])
+# refusals
+ent_refused("entry: none before sealing", f"{RT}/t1 srcPort 1 dstPort 2",
+            "Pipeline is not sealed: entries come after sealing",
+            setup=[f"{P} del pipeline/ptest", TMK, TACTS,
+                   tcb(*ETABLES)])
+ent_refused("entry: an exact key given twice is refused",
+            f"{RT}/t1 srcPort 1 dstPort 2 {SM} 2",
+            "An entry with this key and mask exists: give a priority to "
+            "add another", setup=[f"{RT}/t1 srcPort 1 dstPort 2 {SM} 1"],
+            state=f"{RG}/t1", state_pat="param m type bit32 1")
+ent_refused("entry: key, mask and priority identical are refused",
+            f"{RT}/t1 srcPort 1 dstPort 2 prio 4",
+            "An entry with this key, mask and priority exists",
+            setup=[f"{RT}/t1 srcPort 1 dstPort 2 prio 4"],
+            state=f"{RG}/t1", state_pat="^table", count=1)
+ent_refused("entry: an exact table matches every key bit",
+            f"{RT}/t1 srcPort 1",
+            "Entries of an exact table match every key bit: no mask",
+            state=f"{RG}/t1", state_pat="^table", count=0)
+ent_refused("entry: tc refuses a mask on an exact field",
+            f"{RT}/t1 srcPort 1/8 dstPort 2",
+            "key field srcPort matches exactly: no mask",
+            state=f"{RG}/t1", state_pat="^table", count=0)
+ent_refused("entry: an LPM priority may not contradict the prefix",
+            f"{RT}/lpm dstAddr 10.0.0.0/8 prio 3",
+            "Priority 3 contradicts the /8 prefix (priority 25)",
+            state=f"{RG}/lpm", state_pat="^table", count=0)
+ent_refused("entry: an LPM mask must be a prefix",
+            f"{RT}/lpm dstAddr 10.0.0.0/255.0.255.0",
+            "The mask of an LPM entry must be a prefix",
+            state=f"{RG}/lpm", state_pat="^table", count=0)
+ent_refused("entry: a full table refuses more",
+            f"{RT}/t1 srcPort 9 dstPort 9",
+            "Table is full (tentries 4)",
+            setup=[tcb(*[f"p4 create ptest/table/cb/t1 srcPort 1 dstPort {i}"
+                         for i in range(1, 5)])],
+            state=f"{RG}/t1", state_pat="^table", count=4)
+ent_refused("entry: more masks than nummasks are refused",
+            f"{RT}/lpm dstAddr 10.0.0.0/24",
+            "Table has its 2 masks (nummasks): no room for another",
+            setup=[f"{RT}/lpm dstAddr 10.0.0.0/8",
+                   f"{RT}/lpm dstAddr 10.0.0.0/16"],
+            state=f"{RG}/lpm", state_pat="^table", count=2)
+ent_refused("entry: a key the size of another table is refused",
+            f"$TC p4 create ptest/table/cb/narrow f 5",
+            "Key is 3 bytes; the table's (keysz 16) is 2")
+ent_refused("entry: an action not in the table's list",
+            f"{RT}/t1 srcPort 1 dstPort 2 action ptest/onlytbl",
+            "Action onlytbl is not in the table's action list",
+            state=f"{RG}/t1", state_pat="^table", count=0)
+ent_refused("entry: a defaultonly action is not for entries",
+            f"{RT}/t1 srcPort 1 dstPort 2 action ptest/onlydef",
+            "Action onlydef is defaultonly: not for entries")
+ent_refused("entry: a kernel action is refused",
+            f"{RT}/tern proto 1 action gact drop",
+            "Action gact is not one of pipeline ptest")
+ent_refused("entry: an unknown action is refused",
+            f"{RT}/tern proto 1 action ptest/nope",
+            "Unknown action ptest/nope")
+ent_refused("entry: an action instance index is refused",
+            f"{RT}/tern proto 1 {SM} 1 index 3",
+            "Entry actions take parameters, not an instance index")
+ent_refused("entry: an action with a missing parameter",
+            f"{RT}/tern proto 1 action ptest/setmark",
+            "Every parameter of the action needs a value")
+ent_refused("entry: two actions are refused",
+            f"{RT}/tern proto 1 action ptest/onlytbl action ptest/onlytbl",
+            "An entry or default has one action")
+ent_refused("entry: permissions beyond the table's",
+            f"$TC p4 create ptest/table/cb/tern proto 1 permissions CRUD-CRUDX",
+            "Entry permissions exceed the table's")
+ent_refused("entry: a table without create permission refuses entries",
+            "$TC p4 create ptest/table/cb/ro srcPort 1 dstPort 2",
+            "Table permissions forbid creating entries",
+            setup=[f"{P} del pipeline/ptest", TMK, TACTS,
+                   tcb(f"p4template update pipeline/ptest numtables 1",
+                       "p4template create table/ptest/cb/ro keysz 32 "
+                       "permissions -RUD--R--X", ESEAL)])
+ent_refused("entry: update without the entry's update permission",
+            f"{RU}/t1 srcPort 1 dstPort 2 {SM} 2",
+            "Entry permissions forbid update",
+            setup=[f"{RT}/t1 srcPort 1 dstPort 2 permissions -R-D--R--X "
+                   f"{SM} 1"],
+            state=f"{RG}/t1", state_pat="param m type bit32 1")
+ent_refused("entry: delete without the entry's delete permission",
+            f"{RD}/t1 srcPort 1 dstPort 2", "Entry permissions forbid delete",
+            setup=[f"{RT}/t1 srcPort 1 dstPort 2 permissions -RU---R--X"],
+            state=f"{RG}/t1", state_pat="^table", count=1)
+ent_refused("entry: get without the entry's read permission",
+            f"{RG}/t1 srcPort 1 dstPort 2", "Entry permissions forbid read",
+            setup=[f"{RT}/t1 srcPort 1 dstPort 2 permissions --UD--R--X"])
+ent_ok("entry: a dump skips entries that may not be read",
+       f"{RT}/t1 srcPort 1 dstPort 3", f"{RG}/t1", r"^table cb/t1",
+       setup=[f"{RT}/t1 srcPort 1 dstPort 2 permissions --UD--R--X"])
+en.case("entry: a flush keeps entries that may not be deleted",
+        [*ESET, f"{RT}/t1 srcPort 1 dstPort 2 permissions -RU---R--X",
+         f"{RT}/t1 srcPort 1 dstPort 3"],
+        f"{RD}/t1 2>{ERR}", f"cat {ERR}; {RG}/t1",
+        r"Warning: 1 entries kept: their permissions forbid delete.*\n"
+        r"[\s\S]*dstPort 2\n")
+ent_refused("entry: update with neither action nor permissions",
+            f"{RU}/t1 srcPort 1 dstPort 2",
+            "Entry update needs an action or permissions",
+            setup=[f"{RT}/t1 srcPort 1 dstPort 2"])
+ent_refused("entry: update of a missing entry", f"{RU}/t1 srcPort 1 dstPort 2 "
+            f"{SM} 1", "No such entry")
+ent_refused("entry: delete of a missing entry", f"{RD}/t1 srcPort 1 dstPort 2",
+            "No such entry")
+ent_refused("entry: get without priority when two share the key",
+            f"{RG}/t1 srcPort 1 dstPort 2",
+            "Several entries have this key and mask: give the priority",
+            setup=[f"{RT}/t1 srcPort 1 dstPort 2 prio 3",
+                   f"{RT}/t1 srcPort 1 dstPort 2 prio 4"])
+en.case("entry: a table the introspection file does not know",
+        ESET, f"$TC p4 create ptest/table/cb/nope srcPort 1 2>{ERR}",
+        f"cat {ERR}", r"Error: introspection .*/ptest.json has no table "
+        r"\"cb/nope\"", code=255)
+en.case("entry: an unknown key field",
+        ESET, f"{RT}/t1 port 1 2>{ERR}", f"cat {ERR}",
+        r"Error: table cb/t1 has no key field \"port\"", code=255)
+en.case("entry: a value too wide for its field",
+        ESET, f"{RT}/t1 srcPort 70000 dstPort 1 2>{ERR}", f"cat {ERR}",
+        r"Error: \"70000\" is not a 16-bit bit16 value of key field srcPort",
+        code=255)
+en.case("entry: a prefix longer than its field",
+        ESET, f"{RT}/lpm dstAddr 10.0.0.0/33 2>{ERR}", f"cat {ERR}",
+        r"Error: prefix /33 is longer than key field dstAddr \(32 bits\)",
+        code=255)
+en.case("entry: a pipeline without introspection file",
+        [*ESET, f"{P} create pipeline/pnoint"],
+        f"$TC p4 create pnoint/table/cb/t1 a 1 2>{ERR}", f"cat {ERR}",
+        r"Error: introspection .*/pnoint.json: No such file or directory",
+        code=255, pipes=("ptest", "pnoint"))
+
+
+FILES = [pl, md, rq, pa, rg, ac, cm, tb, en]
 
 
 def render(f):

@@ -18,6 +18,7 @@
 #include <linux/rhashtable-types.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <net/act_api.h>
 #include <net/gen_stats.h>
 #include <net/net_namespace.h>
@@ -422,9 +423,9 @@ struct tcf_p4act {
 struct p4tc_act *tcf_act_find_byname(struct p4tc_pipeline *pipeline,
 				     const char *name);
 void tcf_act_put_ref(struct p4tc_act *act);
-struct tcf_p4act_params *p4tc_act_params_parse(struct p4tc_act *act,
-					       struct nlattr *nla,
-					       struct netlink_ext_ack *extack);
+int p4tc_act_params_parse(struct p4tc_act *act, struct nlattr *nla,
+			  struct tcf_p4act_params *params,
+			  struct netlink_ext_ack *extack);
 int p4tc_act_params_fill(struct sk_buff *skb, const struct p4tc_act *act,
 			 const struct tcf_p4act_params *params);
 
@@ -442,16 +443,32 @@ struct p4tc_table_act {
  * struct p4tc_table_entry_value - what an entry (or a default) does
  * @rcu: for freeing after the datapath
  * @act: the action template
- * @params: its parameter values, laid out as @act's params
  * @verdict: the verdict when the action's program gives none
  * @permissions: of a default action (entries keep theirs in the entry)
+ * @params: its parameter values, laid out as @act's params (last: the
+ *	values follow)
  */
 struct p4tc_table_entry_value {
 	struct rcu_head rcu;
 	struct p4tc_act *act;
-	struct tcf_p4act_params *params;
 	int verdict;
 	u16 permissions;
+	struct tcf_p4act_params params;
+};
+
+#define P4TC_STATS_BLOCK 64
+
+/**
+ * struct p4tc_stats_block - the hit counters of P4TC_STATS_BLOCK entry
+ *	handles: one per-CPU allocation serves many entries
+ * @stats: per CPU, a counter per handle of the block
+ * @rcu: for freeing after the datapath
+ * @used: entries of the block
+ */
+struct p4tc_stats_block {
+	struct gnet_stats_basic_sync __percpu *stats;
+	struct rcu_head rcu;
+	u32 used;
 };
 
 /**
@@ -481,13 +498,15 @@ struct p4tc_table_mask {
  * @next: the next entry with the same key and mask, by priority
  * @mask: its mask
  * @value: its action, replaced by updates
- * @stats: hit counters per CPU
+ * @stats: hit counters per CPU, in the table's block of @handle
  * @rcu: for freeing after the datapath
  * @created: jiffies of its creation
  * @lastused: jiffies of its last hit
  * @firstused: jiffies of its first hit, 0 before
  * @prio: priority, lowest wins
- * @handle: id in the table's entry IDR (dumps continue from it)
+ * @handle: id in the table's entry IDR (dumps continue from it);
+ *	handles are given in turn, so a handle (and its counters) is not
+ *	reused while readers of the entry that had it may still run
  * @permissions: P4TC_*_PERM_*
  * @create_who: P4TC_ENTITY_* that made it
  * @update_who: P4TC_ENTITY_* that last changed it (0: none)
@@ -518,6 +537,7 @@ struct p4tc_table_entry {
  * @rcu: for freeing after the datapath
  * @masks: its masks (struct p4tc_table_mask), read by the datapath
  * @entries_idr: its entries by handle
+ * @stats_blocks: the blocks of hit counters, by handle / P4TC_STATS_BLOCK
  * @key_acts: the tc actions that build the key (NULL: none)
  * @preacts: tc actions run before the lookup
  * @postacts: tc actions run after the entry's action
@@ -547,6 +567,7 @@ struct p4tc_table {
 	struct rcu_head rcu;
 	struct list_head masks;
 	struct idr entries_idr;
+	struct xarray stats_blocks;
 	struct tc_action **key_acts;
 	struct tc_action **preacts;
 	struct tc_action **postacts;
@@ -574,6 +595,7 @@ struct p4tc_table *tcf_table_find_byname(struct p4tc_pipeline *pipeline,
 					 const char *name);
 void tcf_table_put_ref(struct p4tc_table *table);
 void tcf_table_release_all(struct p4tc_pipeline *pipeline);
+int tcf_table_binds(struct p4tc_pipeline *pipeline, const struct tc_action *a);
 void tcf_table_purge(struct p4tc_pipeline *pipeline);
 int p4tc_table_act_allowed(const struct p4tc_table *table,
 			   const struct p4tc_act *act, bool dflt,

@@ -223,29 +223,24 @@ nla_put_failure:
 }
 
 /**
- * p4tc_act_params_parse - build the parameter block of an instance or an
+ * p4tc_act_params_parse - fill the parameter block of an instance or an
  * entry: every parameter of the action, once, checked against its type
  * @act: the action template
  * @nla: P4TC_ACT_PARMS, or NULL (right for an action without parameters)
+ * @params: the block, the template's params_bytes of values (zeroed)
  * @extack: receives the reason of a refusal
  *
- * Return: the block (kfree_rcu() it), or an ERR_PTR.
+ * Return: 0 or a negative errno.
  */
-struct tcf_p4act_params *p4tc_act_params_parse(struct p4tc_act *act,
-					       struct nlattr *nla,
-					       struct netlink_ext_ack *extack)
+int p4tc_act_params_parse(struct p4tc_act *act, struct nlattr *nla,
+			  struct tcf_p4act_params *params,
+			  struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[P4TC_ACT_PARAMS_MAX + 1];
 	DECLARE_BITMAP(seen, P4TC_MAX_PARAMS) = {};
-	struct tcf_p4act_params *params;
 	struct p4tc_act_param *param;
 	struct nlattr *attr, *value;
 	int rem, ret;
-
-	params = kzalloc(struct_size(params, values, act->params_bytes),
-			 GFP_KERNEL);
-	if (!params)
-		return ERR_PTR(-ENOMEM);
 
 	/* no list: right for an action without parameters */
 	if (!nla)
@@ -257,7 +252,7 @@ struct tcf_p4act_params *p4tc_act_params_parse(struct p4tc_act *act,
 		ret = nla_parse_nested(tb, P4TC_ACT_PARAMS_MAX, attr,
 				       p4tc_act_param_policy, extack);
 		if (ret < 0)
-			goto err;
+			return ret;
 		name = tb[P4TC_ACT_PARAMS_NAME] ?
 		       nla_data(tb[P4TC_ACT_PARAMS_NAME]) : NULL;
 		id = tb[P4TC_ACT_PARAMS_ID] ?
@@ -265,45 +260,39 @@ struct tcf_p4act_params *p4tc_act_params_parse(struct p4tc_act *act,
 		if (!name && !id) {
 			NL_SET_ERR_MSG_ATTR(extack, attr,
 					    "Must specify parameter name or id");
-			ret = -EINVAL;
-			goto err;
+			return -EINVAL;
 		}
 		param = tcf_param_find(act, name, id);
 		if (!param) {
 			NL_SET_ERR_MSG_ATTR(extack, attr,
 					    "Action has no such parameter");
-			ret = -ENOENT;
-			goto err;
+			return -ENOENT;
 		}
 		if (__test_and_set_bit(param - act->params, seen)) {
 			NL_SET_ERR_MSG_ATTR(extack, attr,
 					    "Parameter given twice");
-			ret = -EINVAL;
-			goto err;
+			return -EINVAL;
 		}
 		if (!tb[P4TC_ACT_PARAMS_VALUE]) {
 			NL_SET_ERR_MSG_ATTR(extack, attr,
 					    "Parameter needs a value");
-			ret = -EINVAL;
-			goto err;
+			return -EINVAL;
 		}
 		if (tb[P4TC_ACT_PARAMS_TYPE]) {
 			NL_SET_ERR_MSG_ATTR(extack, attr,
 					    "An instance gives values, not types");
-			ret = -EINVAL;
-			goto err;
+			return -EINVAL;
 		}
 		value = tb[P4TC_ACT_PARAMS_VALUE];
 		if (nla_len(value) != p4t_container_bytes(param_type(param))) {
 			NL_SET_ERR_MSG_ATTR(extack, value,
 					    "Parameter value size differs from its type");
-			ret = -EINVAL;
-			goto err;
+			return -EINVAL;
 		}
 		ret = p4t_validate_value(param_type(param), param->startbit,
 					 param->endbit, nla_data(value), extack);
 		if (ret < 0)
-			goto err;
+			return ret;
 		memcpy(params->values + param->offset, nla_data(value),
 		       nla_len(value));
 	}
@@ -311,14 +300,28 @@ struct tcf_p4act_params *p4tc_act_params_parse(struct p4tc_act *act,
 check:
 	if (bitmap_weight(seen, P4TC_MAX_PARAMS) != act->num_params) {
 		NL_SET_ERR_MSG(extack, "Every parameter of the action needs a value");
-		ret = -EINVAL;
-		goto err;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct tcf_p4act_params *
+tcf_p4act_params_alloc(struct p4tc_act *act, struct nlattr *nla,
+		       struct netlink_ext_ack *extack)
+{
+	struct tcf_p4act_params *params;
+	int ret;
+
+	params = kzalloc(struct_size(params, values, act->params_bytes),
+			 GFP_KERNEL);
+	if (!params)
+		return ERR_PTR(-ENOMEM);
+	ret = p4tc_act_params_parse(act, nla, params, extack);
+	if (ret < 0) {
+		kfree(params);
+		return ERR_PTR(ret);
 	}
 	return params;
-
-err:
-	kfree(params);
-	return ERR_PTR(ret);
 }
 
 static int tcf_p4act_init(struct net *net, struct nlattr *nla,
@@ -378,7 +381,7 @@ static int tcf_p4act_init(struct net *net, struct nlattr *nla,
 	if (err < 0)
 		goto release;
 
-	params = p4tc_act_params_parse(act, tb[P4TC_ACT_PARMS], extack);
+	params = tcf_p4act_params_alloc(act, tb[P4TC_ACT_PARMS], extack);
 	if (IS_ERR(params)) {
 		err = PTR_ERR(params);
 		goto put_chain;
@@ -527,7 +530,7 @@ static int tcf_act_own_binds(struct p4tc_pipeline *pipeline,
 		n += pipeline->preacts[i] == a;
 	for (i = 0; pipeline->postacts && i < pipeline->num_postacts; i++)
 		n += pipeline->postacts[i] == a;
-	return n;
+	return n + tcf_table_binds(pipeline, a);
 }
 
 /* Binds of @a that the programs of the pipeline's templates hold. */

@@ -566,7 +566,7 @@ static int value_run(struct p4tc_run *run,
 {
 	int ret;
 
-	ret = prog_run(run, value->act, value->params->values);
+	ret = prog_run(run, value->act, value->params.values);
 	if (ret != P4TC_GO_ON)
 		return ret;
 	return value->verdict == TC_ACT_PIPE ? P4TC_GO_ON : value->verdict;

@@ -20,7 +20,7 @@
 #include <net/netlink.h>
 #include <net/p4tc.h>
 
-static const struct netlink_range_validation p4tc_tentries_range = {
+static struct netlink_range_validation p4tc_tentries_range = {
 	.min = 1,
 	.max = P4TC_MAX_TENTRIES,
 };
@@ -490,6 +490,7 @@ static void table_release(struct p4tc_table *table)
 static void table_free(struct p4tc_table *table)
 {
 	idr_destroy(&table->entries_idr);
+	xa_destroy(&table->stats_blocks);
 	kfree_rcu(table, rcu);
 }
 
@@ -516,6 +517,35 @@ static int tcf_table_put(struct net *net, struct p4tc_template_common *tmpl,
 	struct p4tc_pipeline *pipeline = tcf_pipeline_find_byid(net, tmpl->p_id);
 
 	return __tcf_table_put(pipeline, to_table(tmpl), extack);
+}
+
+static int acts_binds(struct tc_action **acts, const struct tc_action *a)
+{
+	int i, n = 0;
+
+	for (i = 0; acts && i < TCA_ACT_MAX_PRIO && acts[i]; i++)
+		n += acts[i] == a;
+	return n;
+}
+
+/**
+ * tcf_table_binds - how many times the pipeline's tables bind an action
+ * @pipeline: the pipeline
+ * @a: the action
+ *
+ * Return: the number of bindings of @a by key, pre- and postactions.
+ */
+int tcf_table_binds(struct p4tc_pipeline *pipeline, const struct tc_action *a)
+{
+	struct p4tc_table *table;
+	unsigned long tmp, id;
+	int n = 0;
+
+	idr_for_each_entry_ul(&pipeline->p_tbl_idr, table, tmp, id)
+		n += acts_binds(table->key_acts, a) +
+		     acts_binds(table->preacts, a) +
+		     acts_binds(table->postacts, a);
+	return n;
 }
 
 /**
@@ -598,6 +628,7 @@ tcf_table_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	table->pipeline = pipeline;
 	INIT_LIST_HEAD(&table->masks);
 	idr_init(&table->entries_idr);
+	xa_init(&table->stats_blocks);
 	refcount_set(&table->tbl_ref, 1);
 	table->keysz = nla_get_u32(tb[P4TC_TABLE_KEYSZ]);
 	table->key_bytes = DIV_ROUND_UP(table->keysz, 8);

@@ -71,10 +71,8 @@ static const struct nla_policy p4tc_entry_opt_policy[P4TC_ACT_MAX + 1] = {
  */
 void p4tc_entry_value_free(struct p4tc_table_entry_value *value)
 {
-	if (!value)
-		return;
-	kfree_rcu(value->params, rcu);
-	kfree_rcu(value, rcu);
+	if (value)
+		kfree_rcu(value, rcu);
 }
 
 /**
@@ -168,12 +166,13 @@ p4tc_entry_value_parse(struct p4tc_table *table, struct nlattr *nla,
 		}
 	}
 
-	value = kzalloc(sizeof(*value), GFP_KERNEL);
+	value = kzalloc(struct_size(value, params.values, act->params_bytes),
+			GFP_KERNEL);
 	if (!value)
 		return ERR_PTR(-ENOMEM);
-	value->params = p4tc_act_params_parse(act, opt[P4TC_ACT_PARMS], extack);
-	if (IS_ERR(value->params)) {
-		ret = PTR_ERR(value->params);
+	ret = p4tc_act_params_parse(act, opt[P4TC_ACT_PARMS], &value->params,
+				    extack);
+	if (ret < 0) {
 		kfree(value);
 		return ERR_PTR(ret);
 	}
@@ -208,7 +207,7 @@ int p4tc_entry_value_fill(struct sk_buff *skb, int attr,
 	if (!opts ||
 	    nla_put_string(skb, P4TC_ACT_NAME, value->act->ops.kind) ||
 	    nla_put(skb, P4TC_ACT_OPT, sizeof(dyna), &dyna) ||
-	    p4tc_act_params_fill(skb, value->act, value->params))
+	    p4tc_act_params_fill(skb, value->act, &value->params))
 		return -EMSGSIZE;
 	nla_nest_end(skb, opts);
 	nla_nest_end(skb, one);
@@ -306,11 +305,7 @@ static void entry_free_rcu(struct rcu_head *head)
 	struct p4tc_table_entry_value *value;
 
 	value = rcu_dereference_protected(e->value, 1);
-	if (value) {
-		kfree(value->params);
-		kfree(value);
-	}
-	free_percpu(e->stats);
+	kfree(value);
 	kfree(e);
 }
 
@@ -318,6 +313,73 @@ static void entry_free_rcu(struct rcu_head *head)
 static void entry_free(struct p4tc_table_entry *e)
 {
 	entry_free_rcu(&e->rcu);
+}
+
+static void stats_block_free_rcu(struct rcu_head *head)
+{
+	struct p4tc_stats_block *blk = container_of(head,
+						    struct p4tc_stats_block,
+						    rcu);
+
+	free_percpu(blk->stats);
+	kfree(blk);
+}
+
+/* Give @e the counters of its handle, in a block made on demand. */
+static int entry_stats_get(struct p4tc_table *table,
+			   struct p4tc_table_entry *e)
+{
+	unsigned long idx = e->handle / P4TC_STATS_BLOCK;
+	struct gnet_stats_basic_sync __percpu *stats;
+	struct p4tc_stats_block *blk;
+	int cpu, ret;
+
+	blk = xa_load(&table->stats_blocks, idx);
+	if (!blk) {
+		blk = kzalloc(sizeof(*blk), GFP_KERNEL);
+		if (!blk)
+			return -ENOMEM;
+		blk->stats = __alloc_percpu(sizeof(*blk->stats) *
+					    P4TC_STATS_BLOCK,
+					    __alignof__(*blk->stats));
+		if (!blk->stats) {
+			kfree(blk);
+			return -ENOMEM;
+		}
+		ret = xa_err(xa_store(&table->stats_blocks, idx, blk,
+				      GFP_KERNEL));
+		if (ret) {
+			free_percpu(blk->stats);
+			kfree(blk);
+			return ret;
+		}
+	}
+	blk->used++;
+	stats = blk->stats + e->handle % P4TC_STATS_BLOCK;
+	/* handles come round again after 2^31: start from zero */
+	for_each_possible_cpu(cpu) {
+		struct gnet_stats_basic_sync *s = per_cpu_ptr(stats, cpu);
+
+		memset(s, 0, sizeof(*s));
+		gnet_stats_basic_sync_init(s);
+	}
+	e->stats = stats;
+	return 0;
+}
+
+/* The entry is unlinked: its block goes with its last entry, after the
+ * datapath let go.
+ */
+static void entry_stats_put(struct p4tc_table *table,
+			    struct p4tc_table_entry *e)
+{
+	unsigned long idx = e->handle / P4TC_STATS_BLOCK;
+	struct p4tc_stats_block *blk = xa_load(&table->stats_blocks, idx);
+
+	if (--blk->used)
+		return;
+	xa_erase(&table->stats_blocks, idx);
+	call_rcu(&blk->rcu, stats_block_free_rcu);
 }
 
 static struct p4tc_table_entry *
@@ -389,6 +451,7 @@ static void entry_del(struct p4tc_table *table, struct p4tc_table_entry *e)
 	entry_unlink(m, e);
 	m->num_entries--;
 	mask_put_if_empty(table, m);
+	entry_stats_put(table, e);
 	idr_remove(&table->entries_idr, e->handle);
 	table->num_entries--;
 	call_rcu(&e->rcu, entry_free_rcu);
@@ -575,7 +638,6 @@ static struct p4tc_table_entry *entry_create(struct p4tc_table *table,
 	struct p4tc_table_entry *e;
 	struct p4tc_entry_req req;
 	struct p4tc_table_mask *m;
-	u32 handle = 1;
 	int ret;
 
 	ret = entry_req_parse(table, tb, &req, extack);
@@ -603,11 +665,6 @@ static struct p4tc_table_entry *entry_create(struct p4tc_table *table,
 		return ERR_PTR(-ENOMEM);
 	}
 	RCU_INIT_POINTER(e->value, value);
-	e->stats = netdev_alloc_pcpu_stats(struct gnet_stats_basic_sync);
-	if (!e->stats) {
-		ret = -ENOMEM;
-		goto free;
-	}
 	memcpy(e->key, req.key, table->key_bytes);
 	e->permissions = req.perms;
 	e->create_who = who;
@@ -637,28 +694,30 @@ static struct p4tc_table_entry *entry_create(struct p4tc_table *table,
 	e->prio = req.prio;
 	e->mask = m;
 
-	ret = idr_alloc_u32(&table->entries_idr, e, &handle, UINT_MAX,
-			    GFP_KERNEL);
+	ret = idr_alloc_cyclic(&table->entries_idr, e, 1, 0, GFP_KERNEL);
 	if (ret < 0)
 		goto put_mask;
-	e->handle = handle;
+	e->handle = ret;
+	ret = entry_stats_get(table, e);
+	if (ret < 0)
+		goto put_handle;
 	ret = entry_link(m, e, extack);
-	if (ret < 0) {
-		idr_remove(&table->entries_idr, handle);
-		goto put_mask;
-	}
+	if (ret < 0)
+		goto put_stats;
 	m->num_entries++;
 	table->num_entries++;
 	if (table->type != P4TC_TABLE_TYPE_LPM && e->prio >= table->next_prio)
 		table->next_prio = e->prio + 1;	/* 0 once U32_MAX is taken */
 	return e;
 
+put_stats:
+	entry_stats_put(table, e);
+put_handle:
+	idr_remove(&table->entries_idr, e->handle);
 put_mask:
 	mask_put_if_empty(table, m);
 free:
-	/* the datapath never saw it, but its value's params may be shared
-	 * by nothing: free at once
-	 */
+	/* the datapath never saw it */
 	entry_free(e);
 	return ERR_PTR(ret);
 }
