@@ -37,6 +37,14 @@ Scenarios:
     inst KIND HOW             add an instance of action kind KIND: HOW is
                               noopt (no P4TC_ACT_OPT) or type (a
                               parameter that carries a type)
+    entries VERB PIPE TABLE N [DUP]
+                              create (VERB create) or delete (del) entries
+                              of TABLE (a 32-bit exact key) with keys
+                              1..N in one runtime message; DUP: entry N
+                              repeats entry 1's key
+    entry-raw PIPE TABLE KEYHEX [MASKHEX]
+                              create one entry with the key (and mask)
+                              bytes given in hex
 """
 
 import os
@@ -64,6 +72,9 @@ OBJ_ACT = 4
 ACT_NAME, ACT_PARMS, ACT_OPT, ACT_CMDS, ACT_ACTIVE = 1, 2, 3, 5, 6
 PARAM_NAME, PARAM_TYPE, PARAM_VALUE = 1, 3, 4
 RTM_NEWACTION = 48
+RTM_P4TC_CREATE, RTM_P4TC_DEL = 128, 129
+OBJ_TABLE_ENTRY = 6
+ENTRY_TBLNAME, ENTRY_KEY, ENTRY_MASK = 1, 2, 3
 TCA_ACT_TAB, TCA_ACT_KIND, TCA_ACT_OPTIONS = 1, 1, 2
 
 
@@ -280,6 +291,23 @@ def main(argv):
         tab = nest(TCA_ACT_TAB, nest(1, strz(TCA_ACT_KIND, a[0]),
                                      nest(TCA_ACT_OPTIONS, opts)))
         msg = message(RTM_NEWACTION, create, 0, tab, raw_hdr=b"\0" * 4)
+    elif sc == "entries":
+        verb, pipe, table, n = a[0], a[1], a[2], int(a[3])
+        dup = len(a) > 4
+        objs = [nest(i, nest(P4TC_PARAMS, strz(ENTRY_TBLNAME, table),
+                             attr(ENTRY_KEY, struct.pack(
+                                 ">I", 1 if dup and i == n else i))))
+                for i in range(1, n + 1)]
+        msg = message(RTM_P4TC_CREATE if verb == "create" else RTM_P4TC_DEL,
+                      create if verb == "create" else 0, OBJ_TABLE_ENTRY,
+                      strz(P4TC_ROOT_PNAME, pipe) + nest(P4TC_ROOT, *objs))
+    elif sc == "entry-raw":
+        extra = attr(ENTRY_MASK, bytes.fromhex(a[3])) if len(a) > 3 else b""
+        msg = message(RTM_P4TC_CREATE, create, OBJ_TABLE_ENTRY,
+                      strz(P4TC_ROOT_PNAME, a[0]) +
+                      nest(P4TC_ROOT, nest(1, nest(
+                          P4TC_PARAMS, strz(ENTRY_TBLNAME, a[1]),
+                          attr(ENTRY_KEY, bytes.fromhex(a[2])), extra))))
     else:
         print(f"p4nl.py: unknown scenario {sc}", file=sys.stderr)
         return 2

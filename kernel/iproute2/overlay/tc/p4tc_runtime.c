@@ -452,7 +452,7 @@ static void print_entry_key(const char *pname, const char *tname,
 	for (i = 0; i < ti->nfields; i++) {
 		const struct p4_keyfield *f = &ti->f[i];
 		struct p4_val v, m;
-		char tname_buf[64], vbuf[64];
+		char tname_buf[64];
 		int plen;
 
 		bits_get(key, f->offset, f->width, &v);
@@ -473,8 +473,7 @@ static void print_entry_key(const char *pname, const char *tname,
 			if (plen >= 0) {
 				print_uint(PRINT_ANY, "prefix_len", "/%u", plen);
 			} else {
-				p4_val_format(&m, &f->type, vbuf, sizeof(vbuf));
-				print_string(PRINT_FP, NULL, "/%s", vbuf);
+				print_string(PRINT_FP, NULL, "/", NULL);
 				p4_val_print("fieldmask", &m, &f->type);
 			}
 		}

@@ -576,7 +576,7 @@ static int opnd_parse(struct p4tc_pipeline *pipeline,
 	    (o->width > P4T_MAX_BITSZ || (o->width > 120 && o->shift % 8))) {
 		opnd_put(o);
 		OPND_ERR(extack, ci, oi,
-			 "keys are used in slices of at most 128 bits (over 120: from a byte)");
+			 "key slices: at most 128 bits, from a byte if over 120");
 		return -EINVAL;
 	}
 	return 0;
