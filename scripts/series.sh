@@ -41,9 +41,9 @@ for d in $ordered; do
 	git_in "$work" add -A -f "$d"
 	msg=$top/kernel/commit-messages/$(tr / - <<<"$d").txt
 	if [ -e "$msg" ]; then
-		git_in "$work" commit -q -F "$msg"
+		git_in "$work" commit -q -s -F "$msg"
 	else
-		git_in "$work" commit -q -m "$d: add $(cd "$top/kernel/linux/$d" && find . -maxdepth 1 -type f -printf '%f ' | sed 's/ $//')"
+		git_in "$work" commit -q -s -m "$d: add $(cd "$top/kernel/linux/$d" && find . -maxdepth 1 -type f -printf '%f ' | sed 's/ $//')"
 	fi
 done
 
