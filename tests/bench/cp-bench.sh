@@ -5,7 +5,7 @@
 # the same number of equivalent flower filters (skip_hw, one per message
 # both ways); entries per second, the P4/flower ratio and kernel memory
 # per entry (slab and per-CPU deltas).  Then the tables datapath test
-# with BENCH_N more LPM prefixes in the table.
+# with BENCH_LPM_N (default BENCH_N) more LPM prefixes in the table.
 #
 # The numbers are the debug guest's (TCG, KASAN, lockdep, kmemleak): they
 # compare P4TC with flower in one run, they are no absolute speed.  tc -b
@@ -20,6 +20,7 @@ fi
 set -eu
 N=${BENCH_N:-100000}
 TN=${BENCH_TCB_N:-$N}
+LN=${BENCH_LPM_N:-$N}
 B=$top/build/bench/p4rt_bench
 export INTROSPECTION=$top/tests/introspection
 out=$(mktemp)
@@ -99,6 +100,6 @@ tc qdisc del dev bench0 clsact
 ip link del bench0
 tc p4template del pipeline/pbench
 
-echo "== tables datapath test with $N more LPM prefixes"
-P4TC_LPM_EXTRA=$N P4RT_BENCH=$B bash "$top/tests/guest/p4tc-tables-datapath.sh" &&
-	echo "ok: a table of $N LPM prefixes classifies packets correctly"
+echo "== tables datapath test with $LN more LPM prefixes"
+P4TC_LPM_EXTRA=$LN P4RT_BENCH=$B bash "$top/tests/guest/p4tc-tables-datapath.sh" &&
+	echo "ok: a table of $LN more LPM prefixes classifies packets correctly"

@@ -1727,7 +1727,7 @@ tbl_refused("table: a default action names every parameter",
             "Every parameter of the action needs a value")
 tbl_refused("table: default permissions may not exceed the table's",
             "keysz 8 permissions -R----R--X default_miss_action "
-            "permissions -RU----R-X action ptest/onlydef",
+            "permissions -RU---R--X action ptest/onlydef",
             "Default action permissions exceed the table's")
 tbl_refused("table: a key action that fails to bind leaves no table",
             "keysz 8 key action ptest/nope",
@@ -1975,8 +1975,9 @@ ent_ok("entry: a pipeline goes with its entries",
 # refusals
 ent_refused("entry: none before sealing", f"{RT}/t1 srcPort 1 dstPort 2",
             "Pipeline is not sealed: entries come after sealing",
-            setup=[f"{P} del pipeline/ptest", TMK, TACTS,
-                   tcb(*ETABLES)])
+            setup=[f"{P} del pipeline/ptest",
+                   tcb("p4template create pipeline/ptest pipeid 22 "
+                       "numtables 6", *TACT_LINES, *ETABLES)])
 ent_refused("entry: an exact key given twice is refused",
             f"{RT}/t1 srcPort 1 dstPort 2 {SM} 2",
             "An entry with this key and mask exists: give a priority to "

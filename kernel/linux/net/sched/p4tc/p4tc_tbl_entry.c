@@ -388,14 +388,16 @@ entry_head(struct p4tc_table_mask *m, const u8 *key)
 	return rhashtable_lookup_fast(&m->ht, key, m->ht_params);
 }
 
-/* Link @e into its mask's hash table, by priority. */
+/* Link @e into its mask's hash table, by priority; @head is the entry
+ * there with the same key, or NULL.
+ */
 static int entry_link(struct p4tc_table_mask *m, struct p4tc_table_entry *e,
+		      struct p4tc_table_entry *head,
 		      struct netlink_ext_ack *extack)
 {
-	struct p4tc_table_entry *head, *prev = NULL, *cur;
+	struct p4tc_table_entry *prev = NULL, *cur;
 	int ret;
 
-	head = entry_head(m, e->key);
 	if (!head)
 		return rhashtable_insert_fast(&m->ht, &e->node, m->ht_params);
 
@@ -635,7 +637,7 @@ static struct p4tc_table_entry *entry_create(struct p4tc_table *table,
 					     struct netlink_ext_ack *extack)
 {
 	struct p4tc_table_entry_value *value = NULL;
-	struct p4tc_table_entry *e;
+	struct p4tc_table_entry *e, *head;
 	struct p4tc_entry_req req;
 	struct p4tc_table_mask *m;
 	int ret;
@@ -676,8 +678,9 @@ static struct p4tc_table_entry *entry_create(struct p4tc_table *table,
 		ret = PTR_ERR(m);
 		goto free;
 	}
+	head = entry_head(m, req.key);
 	if (!req.prio) {
-		if (entry_head(m, req.key)) {
+		if (head) {
 			NL_SET_ERR_MSG(extack,
 				       "An entry with this key and mask exists: give a priority to add another");
 			ret = -EEXIST;
@@ -701,7 +704,7 @@ static struct p4tc_table_entry *entry_create(struct p4tc_table *table,
 	ret = entry_stats_get(table, e);
 	if (ret < 0)
 		goto put_handle;
-	ret = entry_link(m, e, extack);
+	ret = entry_link(m, e, head, extack);
 	if (ret < 0)
 		goto put_stats;
 	m->num_entries++;
@@ -1383,11 +1386,8 @@ static int tc_ctl_p4_rt_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		i++;
 	}
 	if (!i) {
-		ret = 0;
-		if (id == ctx->handle && e) {
-			/* not even one entry fits a message */
-			ret = -EMSGSIZE;
-		}
+		/* the end, or not even one entry fits a message */
+		ret = e ? -EMSGSIZE : 0;
 		nlmsg_cancel(skb, nlh);
 		goto out;
 	}
