@@ -4,7 +4,8 @@
  * P4TC entries (up to 16 per message) or the equivalent flower filters
  * (one per message, as tc sends them), and print entries per second and
  * kernel memory per entry (slab and per-CPU deltas from /proc/meminfo).
- * Run in the test guest by tests/bench/cp-bench.sh.
+ * Memory is read once the kernel settled (deferred frees of earlier runs
+ * done).  Run in the test guest by tests/bench/cp-bench.sh.
  *
  *   p4rt_bench p4 PIPE TABLE KIND N PER_MSG ACTION [keep]
  *   p4rt_bench flower DEV KIND N
@@ -167,6 +168,24 @@ static long long kmem(void)
 	return sum;
 }
 
+/* kmem() once the kernel stopped freeing what earlier runs left to RCU
+ * and workers: two readings a second apart within 64 KiB (10 s at most).
+ */
+static long long kmem_settled(void)
+{
+	long long a = kmem(), b;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		sleep(1);
+		b = kmem();
+		if (llabs(b - a) < 64 * 1024)
+			return b;
+		a = b;
+	}
+	return a;
+}
+
 /* Key i: its address and prefix length */
 static void key_of(int lpm, unsigned int i, __u32 *addr, unsigned int *len)
 {
@@ -327,9 +346,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "p4rt_bench: 1 to 16 entries per message\n");
 			return 2;
 		}
-		m0 = kmem();
+		m0 = kmem_settled();
 		ins = p4_run(argv[2], argv[3], lpm, n, per, argv[7], 0);
-		m1 = kmem();
+		m1 = kmem_settled();
 		snprintf(what, sizeof(what), "p4 %s insert (%u/msg)", argv[4], per);
 		report(what, n, ins);
 		printf("%-34s %8.0f bytes/entry (slab + percpu)\n",
@@ -348,9 +367,9 @@ int main(int argc, char **argv)
 			die(argv[2]);
 		lpm = !strcmp(argv[3], "lpm");
 		n = atoi(argv[4]);
-		m0 = kmem();
+		m0 = kmem_settled();
 		ins = flower_run(ifindex, lpm, n, 0);
-		m1 = kmem();
+		m1 = kmem_settled();
 		snprintf(what, sizeof(what), "flower %s insert (1/msg)", argv[3]);
 		report(what, n, ins);
 		printf("%-34s %8.0f bytes/entry (slab + percpu)\n",

@@ -1516,8 +1516,8 @@ out:
  *
  * Returns the number of parameters, or -1 after printing why.
  */
-int p4_get_act_params(const char *pname, const char *aname,
-		      struct p4_act_param *params)
+static int p4_fetch_act_params(const char *pname, const char *aname,
+			       struct p4_act_param *params, bool *active)
 {
 	struct rtattr *t[P4TC_ACT_MAX + 1], *tb[P4TC_MAX_PARAMS + 1];
 	struct p4tmpl_path path = { .obj = P4TC_OBJ_ACT };
@@ -1536,6 +1536,7 @@ int p4_get_act_params(const char *pname, const char *aname,
 	if (!attrs)
 		goto out;
 	parse_rtattr_nested(t, P4TC_ACT_MAX, attrs);
+	*active = t[P4TC_ACT_ACTIVE] && rta_getattr_u8(t[P4TC_ACT_ACTIVE]);
 	n = 0;
 	if (!t[P4TC_ACT_PARMS])
 		goto out;
@@ -1565,6 +1566,63 @@ out:
 	return n;
 }
 
+/*
+ * The parameters of the action kinds met so far.  An active template's
+ * parameters never change, so a batch of entries or instances (tc -b)
+ * asks the kernel once per kind, not once per line.
+ */
+struct p4_act_params_cache {
+	struct p4_act_params_cache *next;
+	char pname[PIPELINENAMSIZ];
+	char aname[TEMPLATENAMSZ];
+	int n;
+	struct p4_act_param params[P4TC_MAX_PARAMS];
+};
+
+static struct p4_act_params_cache *p4_act_cache;
+
+/* A template command may delete a kind and make it anew: forget them. */
+static void p4_act_cache_flush(void)
+{
+	while (p4_act_cache) {
+		struct p4_act_params_cache *c = p4_act_cache;
+
+		p4_act_cache = c->next;
+		free(c);
+	}
+}
+
+int p4_get_act_params(const char *pname, const char *aname,
+		      struct p4_act_param *params)
+{
+	struct p4_act_params_cache *c;
+	bool active = false;
+	int n;
+
+	for (c = p4_act_cache; c; c = c->next) {
+		if (!strcmp(c->pname, pname) && !strcmp(c->aname, aname)) {
+			memcpy(params, c->params, c->n * sizeof(*params));
+			return c->n;
+		}
+	}
+	n = p4_fetch_act_params(pname, aname, params, &active);
+	if (n < 0 || !active || strlen(pname) >= sizeof(c->pname) ||
+	    strlen(aname) >= sizeof(c->aname))
+		return n;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return n;
+	strcpy(c->pname, pname);
+	strcpy(c->aname, aname);
+	c->n = n;
+	memcpy(c->params, params, n * sizeof(*params));
+	c->next = p4_act_cache;
+	p4_act_cache = c;
+	return n;
+}
+
+static void p4_act_cache_flush(void);
+
 int do_p4tmpl(int argc, char **argv)
 {
 	struct rtattr *root, *obj, *params;
@@ -1573,6 +1631,8 @@ int do_p4tmpl(int argc, char **argv)
 	struct p4tmpl_req req;
 	int cmd, type, flags = 0, ret;
 	bool all;
+
+	p4_act_cache_flush();
 
 	if (argc < 1 || !strcmp(*argv, "help")) {
 		p4tmpl_usage();
