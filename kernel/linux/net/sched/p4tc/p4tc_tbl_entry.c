@@ -961,6 +961,59 @@ static int rt_check_perm(u16 perms, u16 bit, const char *who,
 	return -EPERM;
 }
 
+/* What a verb needs: the table's and the entry's permission bit */
+struct p4tc_rt_verb {
+	u16 perm;
+	const char *table_what;	/* "Table permissions forbid ..." */
+	const char *entry_what;	/* "Entry permissions forbid ..." */
+};
+
+static const struct p4tc_rt_verb rt_update_verb = {
+	P4TC_CTRL_PERM_U, "updating entries", "update"
+};
+
+static const struct p4tc_rt_verb rt_del_verb = {
+	P4TC_CTRL_PERM_D, "deleting entries", "delete"
+};
+
+static const struct p4tc_rt_verb rt_get_verb = {
+	P4TC_CTRL_PERM_R, "reading entries", "read"
+};
+
+/* Object @i of a request: its table and, when it has a key, the entry
+ * the key names, each checked against @verb's permission.  o->entry is
+ * NULL without a key.
+ */
+static int rt_obj_find(struct p4tc_rt_req *req, int i, struct nlattr **tb,
+		       const struct p4tc_rt_verb *verb,
+		       struct netlink_ext_ack *extack)
+{
+	struct p4tc_rt_obj *o = &req->obj[i];
+	struct p4tc_table *table;
+	struct p4tc_table_entry *e;
+	int ret;
+
+	table = rt_obj_table(req, i, tb, extack);
+	if (IS_ERR(table))
+		return PTR_ERR(table);
+	ret = rt_check_perm(table->permissions, verb->perm, "Table",
+			    verb->table_what, extack);
+	if (ret < 0)
+		return ret;
+	o->table = table;
+	if (!tb[P4TC_ENTRY_KEY_BLOB])
+		return 0;
+	e = entry_find(table, tb, extack);
+	if (IS_ERR(e))
+		return PTR_ERR(e);
+	ret = rt_check_perm(e->permissions, verb->perm, "Entry",
+			    verb->entry_what, extack);
+	if (ret < 0)
+		return ret;
+	o->entry = e;
+	return 0;
+}
+
 /* Build the reply or notification: every object of the request. */
 static struct sk_buff *rt_reply(struct p4tc_rt_req *req,
 				const struct nlmsghdr *n, u32 portid,
@@ -1084,26 +1137,14 @@ static int rt_update(struct net *net, struct p4tc_rt_req *req,
 		struct p4tc_rt_obj *o = &req->obj[i];
 		struct p4tc_entry_req er;
 
-		o->table = rt_obj_table(req, i, tb, extack);
-		if (IS_ERR(o->table)) {
-			ret = PTR_ERR(o->table);
-			o->table = NULL;
-			break;
-		}
-		ret = rt_check_perm(o->table->permissions, P4TC_CTRL_PERM_U,
-				    "Table", "updating entries", extack);
+		ret = rt_obj_find(req, i, tb, &rt_update_verb, extack);
 		if (ret < 0)
 			break;
-		o->entry = entry_find(o->table, tb, extack);
-		if (IS_ERR(o->entry)) {
-			ret = PTR_ERR(o->entry);
-			o->entry = NULL;
+		if (!o->entry) {
+			NL_SET_ERR_MSG(extack, "Entry needs a key");
+			ret = -EINVAL;
 			break;
 		}
-		ret = rt_check_perm(o->entry->permissions, P4TC_CTRL_PERM_U,
-				    "Entry", "update", extack);
-		if (ret < 0)
-			break;
 		ret = entry_perms_parse(o->table, tb, &er, extack);
 		if (ret < 0)
 			break;
@@ -1210,16 +1251,10 @@ static int tc_ctl_p4_rt_del(struct sk_buff *skb, struct nlmsghdr *n,
 	for (i = 0; i < req->num_objs; i++) {
 		struct p4tc_rt_obj *o = &req->obj[i];
 
-		o->table = rt_obj_table(req, i, tb, extack);
-		if (IS_ERR(o->table)) {
-			ret = PTR_ERR(o->table);
-			goto out;
-		}
-		ret = rt_check_perm(o->table->permissions, P4TC_CTRL_PERM_D,
-				    "Table", "deleting entries", extack);
+		ret = rt_obj_find(req, i, tb, &rt_del_verb, extack);
 		if (ret < 0)
 			goto out;
-		if (!tb[P4TC_ENTRY_KEY_BLOB]) {
+		if (!o->entry) {
 			if (req->num_objs > 1) {
 				NL_SET_ERR_MSG(extack,
 					       "A flush takes one object per message");
@@ -1232,15 +1267,6 @@ static int tc_ctl_p4_rt_del(struct sk_buff *skb, struct nlmsghdr *n,
 					  extack);
 			goto out;
 		}
-		o->entry = entry_find(o->table, tb, extack);
-		if (IS_ERR(o->entry)) {
-			ret = PTR_ERR(o->entry);
-			goto out;
-		}
-		ret = rt_check_perm(o->entry->permissions, P4TC_CTRL_PERM_D,
-				    "Entry", "delete", extack);
-		if (ret < 0)
-			goto out;
 		for (j = 0; j < i; j++) {
 			if (req->obj[j].entry == o->entry) {
 				NL_SET_ERR_MSG(extack,
@@ -1278,30 +1304,15 @@ static int tc_ctl_p4_rt_get(struct sk_buff *skb, struct nlmsghdr *n,
 	for (i = 0; i < req->num_objs; i++) {
 		struct p4tc_rt_obj *o = &req->obj[i];
 
-		o->table = rt_obj_table(req, i, tb, extack);
-		if (IS_ERR(o->table)) {
-			ret = PTR_ERR(o->table);
-			goto out;
-		}
-		ret = rt_check_perm(o->table->permissions, P4TC_CTRL_PERM_R,
-				    "Table", "reading entries", extack);
+		ret = rt_obj_find(req, i, tb, &rt_get_verb, extack);
 		if (ret < 0)
 			goto out;
-		if (!tb[P4TC_ENTRY_KEY_BLOB]) {
+		if (!o->entry) {
 			NL_SET_ERR_MSG(extack,
 				       "Get needs a key; a dump (NLM_F_DUMP) lists a table");
 			ret = -EINVAL;
 			goto out;
 		}
-		o->entry = entry_find(o->table, tb, extack);
-		if (IS_ERR(o->entry)) {
-			ret = PTR_ERR(o->entry);
-			goto out;
-		}
-		ret = rt_check_perm(o->entry->permissions, P4TC_CTRL_PERM_R,
-				    "Entry", "read", extack);
-		if (ret < 0)
-			goto out;
 	}
 	reply = rt_reply(req, n, portid, RTM_P4TC_GET, extack);
 	if (IS_ERR(reply)) {
