@@ -538,12 +538,10 @@ struct p4tc_table_entry {
  * @masks: its masks (struct p4tc_table_mask), read by the datapath
  * @entries_idr: its entries by handle
  * @stats_blocks: the blocks of hit counters, by handle / P4TC_STATS_BLOCK
- * @key_acts: the tc actions that build the key (NULL: none)
+ * @key_acts: the tc actions that build the key (NULL: none; the lists
+ *	end at their first empty slot)
  * @preacts: tc actions run before the lookup
  * @postacts: tc actions run after the entry's action
- * @num_key_acts: entries of @key_acts
- * @num_preacts: entries of @preacts
- * @num_postacts: entries of @postacts
  * @default_hit: what a hit whose entry has no action does
  * @default_miss: what a miss does
  * @acts: the actions entries and defaults may use (none listed: any of
@@ -571,9 +569,6 @@ struct p4tc_table {
 	struct tc_action **key_acts;
 	struct tc_action **preacts;
 	struct tc_action **postacts;
-	int num_key_acts;
-	int num_preacts;
-	int num_postacts;
 	struct p4tc_table_entry_value __rcu *default_hit;
 	struct p4tc_table_entry_value __rcu *default_miss;
 	struct p4tc_table_act *acts;
@@ -593,6 +588,9 @@ struct p4tc_table {
 
 struct p4tc_table *tcf_table_find_byname(struct p4tc_pipeline *pipeline,
 					 const char *name);
+struct p4tc_table *tcf_table_find_byany(struct p4tc_pipeline *pipeline,
+					const char *name, u32 id,
+					struct netlink_ext_ack *extack);
 void tcf_table_put_ref(struct p4tc_table *table);
 void tcf_table_release_all(struct p4tc_pipeline *pipeline);
 int tcf_table_binds(struct p4tc_pipeline *pipeline, const struct tc_action *a);

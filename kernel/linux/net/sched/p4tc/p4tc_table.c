@@ -66,9 +66,18 @@ static const struct p4tc_find_msgs table_msgs = {
 	.no_name = "Table name not found",
 };
 
-static struct p4tc_table *tcf_table_find_byany(struct p4tc_pipeline *pipeline,
-					       const char *name, u32 id,
-					       struct netlink_ext_ack *extack)
+/**
+ * tcf_table_find_byany - find a table of a pipeline by name, id or both
+ * @pipeline: the pipeline
+ * @name: "CB/NAME", or NULL
+ * @id: the table id, or 0
+ * @extack: receives why none was found
+ *
+ * Return: the table, or an ERR_PTR.
+ */
+struct p4tc_table *tcf_table_find_byany(struct p4tc_pipeline *pipeline,
+					const char *name, u32 id,
+					struct netlink_ext_ack *extack)
 {
 	struct p4tc_template_common *common;
 
@@ -169,7 +178,6 @@ struct p4tc_table_default {
 
 struct p4tc_table_change {
 	struct tc_action **key_acts, **preacts, **postacts;
-	int num_key_acts, num_preacts, num_postacts;
 	struct p4tc_table_act *acts;
 	u32 num_acts;
 	bool acts_given;
@@ -315,19 +323,16 @@ static void table_change_free(struct p4tc_table_change *chg)
 	p4tc_entry_value_free(chg->miss.value);
 }
 
+/* The datapath runs bound lists up to their first empty slot. */
 static int table_bind(struct net *net, struct nlattr *nla,
-		      struct tc_action ***acts, int *num,
-		      struct netlink_ext_ack *extack)
+		      struct tc_action ***acts, struct netlink_ext_ack *extack)
 {
 	int ret;
 
 	if (!nla)
 		return 0;
 	ret = p4tc_action_bind(net, nla, acts, extack);
-	if (ret < 0)
-		return ret;
-	*num = ret;
-	return 0;
+	return ret < 0 ? ret : 0;
 }
 
 /* A default action that stays must fit the action list that will be. */
@@ -369,15 +374,15 @@ static int table_change_parse(struct p4tc_table *table, struct nlattr **tb,
 			return ret;
 	}
 	ret = table_bind(net, tb[P4TC_TABLE_KEY_ACTION], &chg->key_acts,
-			 &chg->num_key_acts, extack);
+			 extack);
 	if (ret < 0)
 		return ret;
 	ret = table_bind(net, tb[P4TC_TABLE_PREACTIONS], &chg->preacts,
-			 &chg->num_preacts, extack);
+			 extack);
 	if (ret < 0)
 		return ret;
 	ret = table_bind(net, tb[P4TC_TABLE_POSTACTIONS], &chg->postacts,
-			 &chg->num_postacts, extack);
+			 extack);
 	if (ret < 0)
 		return ret;
 
@@ -430,18 +435,12 @@ static void table_default_swap(struct p4tc_table_default *d,
 static void table_change_swap(struct p4tc_table *table,
 			      struct p4tc_table_change *chg)
 {
-	if (chg->key_acts) {
+	if (chg->key_acts)
 		swap(table->key_acts, chg->key_acts);
-		swap(table->num_key_acts, chg->num_key_acts);
-	}
-	if (chg->preacts) {
+	if (chg->preacts)
 		swap(table->preacts, chg->preacts);
-		swap(table->num_preacts, chg->num_preacts);
-	}
-	if (chg->postacts) {
+	if (chg->postacts)
 		swap(table->postacts, chg->postacts);
-		swap(table->num_postacts, chg->num_postacts);
-	}
 	if (chg->acts_given) {
 		swap(table->acts, chg->acts);
 		swap(table->num_acts, chg->num_acts);
@@ -475,9 +474,6 @@ static void table_release(struct p4tc_table *table)
 	table->key_acts = NULL;
 	table->preacts = NULL;
 	table->postacts = NULL;
-	table->num_key_acts = 0;
-	table->num_preacts = 0;
-	table->num_postacts = 0;
 	p4tc_entry_value_free(rcu_replace_pointer_rtnl(table->default_hit,
 						       NULL));
 	p4tc_entry_value_free(rcu_replace_pointer_rtnl(table->default_miss,

@@ -920,19 +920,11 @@ static int rt_req_parse(struct net *net, const struct nlmsghdr *n,
 	return req->num_objs < 0 ? req->num_objs : 0;
 }
 
-static const struct p4tc_find_msgs rt_table_msgs = {
-	.no_id = "Unable to find table by id",
-	.mismatch = "Table name and id name different tables",
-	.no_key = "Must specify table name or id",
-	.no_name = "Table name not found",
-};
-
 /* The table and attributes of object @i of a request. */
 static struct p4tc_table *rt_obj_table(struct p4tc_rt_req *req, int i,
 				       struct nlattr **tb,
 				       struct netlink_ext_ack *extack)
 {
-	struct p4tc_template_common *common;
 	u32 ids[P4TC_PATH_MAX] = {};
 	struct nlattr *params;
 	int ret;
@@ -944,12 +936,10 @@ static struct p4tc_table *rt_obj_table(struct p4tc_rt_req *req, int i,
 	ret = entry_parse_attrs(params, tb, extack);
 	if (ret < 0)
 		return ERR_PTR(ret);
-	common = p4tc_tmpl_find_byany(&req->pipeline->p_tbl_idr,
-				      tb[P4TC_ENTRY_TBLNAME] ?
-				      nla_data(tb[P4TC_ENTRY_TBLNAME]) : NULL,
-				      ids[P4TC_TBLID_IDX], &rt_table_msgs,
-				      extack);
-	return IS_ERR(common) ? ERR_CAST(common) : to_table(common);
+	return tcf_table_find_byany(req->pipeline,
+				    tb[P4TC_ENTRY_TBLNAME] ?
+				    nla_data(tb[P4TC_ENTRY_TBLNAME]) : NULL,
+				    ids[P4TC_TBLID_IDX], extack);
 }
 
 static int rt_check_perm(u16 perms, u16 bit, const char *who,
