@@ -48,3 +48,19 @@ finish() {
 	fi
 	exit 0
 }
+
+# mark_guard DEV CMD...: the tests read what P4 programs did from the skb
+# mark with "u32 match mark".  Without CONFIG_CLS_U32_MARK u32 ignores the
+# mark and counts every packet, and every such check would pass: prove
+# that a mark nobody sets counts nothing while CMD sends packets.
+mark_guard() {
+	local dev=$1 j n
+	shift
+	tc filter add dev "$dev" ingress prio 2 u32 match mark 0x5a5a5a5a \
+		0xffffffff action gact drop || { fail "mark guard: u32 mark filter"; return 1; }
+	"$@" >/dev/null 2>&1
+	j=$(tc -s -j filter show dev "$dev" ingress prio 2)
+	n=$(json_get "$j" '[f for f in j if "actions" in f.get("options", {})][0]["options"]["actions"][0]["stats"]["packets"]')
+	tc filter del dev "$dev" ingress prio 2
+	[ "$n" = 0 ] || fail "mark guard: u32 counted '$n' packets with a mark nobody sets (CONFIG_CLS_U32_MARK?)"
+}

@@ -119,6 +119,7 @@ expect_ok "tcindex" $P create action/ptest/tcidx \
 expect_ok "seal" $P update pipeline/ptest state ready
 
 tc qdisc add dev b0 clsact
+mark_guard b0 ip netns exec sa ping -c 1 -W 1 10.11.0.2
 expect_ok "instance" tc actions add action ptest/ipv4_forward param port b1 index 1
 expect_ok "filter" tc filter add dev b0 ingress prio 1 matchall \
 	action ptest/ipv4_forward index 1

@@ -64,6 +64,7 @@ EOF
 expect_ok "pipeline" tc -b "$batch"
 
 tc qdisc add dev b0 clsact
+mark_guard b0 ip netns exec sa ping -c 1 -W 1 10.11.0.2
 
 # mark_test NAME ACTION MARK: one ping through ACTION must leave MARK
 mark_test() {

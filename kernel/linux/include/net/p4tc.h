@@ -121,6 +121,8 @@ extern const struct p4tc_template_ops p4tc_act_ops;
 extern const struct p4tc_template_ops p4tc_table_ops;
 
 struct p4tc_parser;
+struct tcf_exts;
+struct tcf_result;
 
 /**
  * struct p4tc_pipeline - a P4 program
@@ -138,10 +140,13 @@ struct p4tc_parser;
  * @max_rules: limit on table entries (1..P4TC_MAXRULES_LIMIT)
  * @p_meta_bits: bits the user metadata containers take together
  * @p_meta_used: bytes of a packet's metadata that a metadatum holds
- * @p_ref: 1 for existing, plus one per user (p4 filter) that pins it
+ * @p_ref: 1 while in its namespace, plus one per p4 filter that pins it;
+ *	the last put frees it (a filter's, when the namespace went first)
  * @num_tables: tables the program declares
  * @curr_tables: tables created so far
  * @p_state: P4TC_STATE_*: READY (sealed) refuses template changes
+ * @p_pinned: a filter pinned it once: packets may still be on it when the
+ *	last filter goes, so deleting waits for them
  */
 struct p4tc_pipeline {
 	struct p4tc_template_common common;
@@ -162,6 +167,7 @@ struct p4tc_pipeline {
 	u16 num_tables;
 	u16 curr_tables;
 	u8 p_state;
+	bool p_pinned;
 };
 
 static inline bool pipeline_sealed(const struct p4tc_pipeline *pipeline)
@@ -665,6 +671,10 @@ struct p4tc_prog *p4tc_cmds_parse(struct p4tc_pipeline *pipeline,
 				  struct netlink_ext_ack *extack);
 void p4tc_prog_free(struct p4tc_prog *prog);
 int p4tc_prog_binds(const struct p4tc_prog *prog, const struct tc_action *a);
+int p4tc_pipeline_classify(struct sk_buff *skb,
+			   const struct p4tc_pipeline *pipeline,
+			   struct tcf_exts *exts, struct tcf_result *res,
+			   bool *rejected);
 int p4tc_act_run(struct sk_buff *skb, const struct p4tc_act *act,
 		 const u8 *params, int verdict);
 int tcf_act_check_pipeline_deletable(struct p4tc_pipeline *pipeline,

@@ -31,6 +31,9 @@
 #include <net/pkt_cls.h>
 #include <net/sch_generic.h>
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/p4tc.h>
+
 #define P4TC_MAX_NEST 4		/* packets a CPU is running at once */
 #define P4TC_MAX_CALLS 8	/* actions calling actions with arguments */
 #define P4TC_MAX_APPLY 8	/* tables applied inside one another */
@@ -173,8 +176,13 @@ static bool field_value(const struct sk_buff *skb, u32 hdr_off,
 			     f->endbit - f->startbit + 1, v);
 }
 
-/* Walk the graph from its start header, as far as the packet goes. */
-static void run_parse(struct p4tc_run *run)
+/* Walk the graph from its start header, as far as the packet goes.  False
+ * when the graph rejects the packet: a header runs past its end, a length
+ * field is out of range, or a transition says reject.  The headers found
+ * before stay valid (actions outside the p4 classifier read them); the
+ * classifier drops a rejected packet, as the device does.
+ */
+static bool run_parse(struct p4tc_run *run)
 {
 	const struct p4tc_parser *parser = run->pipeline->parser;
 	const struct p4tc_header *hdr;
@@ -182,9 +190,9 @@ static void run_parse(struct p4tc_run *run)
 
 	run->parsed = true;
 	if (!parser || !pipeline_sealed(run->pipeline))
-		return;
+		return true;
 	if (!skb_mac_header_was_set(run->skb))
-		return;
+		return false;
 
 	hdr = parser->start;
 	for (n = 0; hdr && n < P4TC_MAX_PARSE_HEADERS; n++) {
@@ -194,14 +202,14 @@ static void run_parse(struct p4tc_run *run)
 		struct p4t_val v;
 
 		if (off + len > pkt_len(run->skb))
-			return;
+			return false;
 		if (hdr->len_field) {
 			if (!field_value(run->skb, off, hdr->len_field, &v))
-				return;
+				return false;
 			len = v.w[0] * hdr->len_mult + hdr->len_add;
 			if (v.w[1] || len < hdr->min_len ||
 			    len > hdr->max_len || off + len > pkt_len(run->skb))
-				return;
+				return false;
 		}
 		run->hdr_off[hdr->slot] = off;
 		run->valid |= BIT(hdr->slot);
@@ -220,9 +228,11 @@ static void run_parse(struct p4tc_run *run)
 		}
 		off += len;
 		if (next_kind != P4TC_NEXT_HEADER)
-			return;
+			return next_kind == P4TC_NEXT_ACCEPT;
 		hdr = next;
 	}
+	/* the graph has no loops and at most P4TC_MAX_PARSE_HEADERS nodes */
+	return true;
 }
 
 /* Where field @f's header is, or false when the packet lacks it. */
@@ -618,6 +628,9 @@ static int cmd_tableapply(struct p4tc_run *run, const struct p4tc_cmd *cmd)
 		goto out;
 
 	e = p4tc_table_lookup(table, run->key);
+	trace_p4_table_apply(run->skb, run->pipeline->common.p_id,
+			     table->common.name, table->tbl_id, !!e,
+			     e ? e->prio : 0);
 	if (e) {
 		entry_hit(e, run->skb);
 		v = rcu_dereference_bh(e->value);
@@ -758,6 +771,37 @@ static int prog_run(struct p4tc_run *run, const struct p4tc_act *act,
 	return P4TC_GO_ON;
 }
 
+/* A packet's trip starts: the next run level of this CPU, or NULL when
+ * every level is taken.
+ */
+static struct p4tc_run *run_push(struct p4tc_scratch *sc, struct sk_buff *skb,
+				 const struct p4tc_pipeline *pipeline)
+{
+	struct p4tc_run *run;
+
+	if (sc->depth == P4TC_MAX_NEST) {
+		net_warn_ratelimited("p4tc: pipeline %s nested too deep\n",
+				     pipeline->common.name);
+		return NULL;
+	}
+	run = &sc->runs[sc->depth++];
+	run->skb = skb;
+	run->pipeline = pipeline;
+	run->valid = 0;
+	run->parsed = false;
+	run->hit = false;
+	run->calls = 0;
+	run->applies = 0;
+	memset(run->meta, 0, sizeof(run->meta));
+	return run;
+}
+
+static void run_pop(struct p4tc_scratch *sc, struct p4tc_run *run)
+{
+	run->skb = NULL;
+	sc->depth--;
+}
+
 /**
  * p4tc_act_run - run an action instance's program on a packet
  * @skb: the packet
@@ -784,25 +828,72 @@ int p4tc_act_run(struct sk_buff *skb, const struct p4tc_act *act,
 		run = &sc->runs[sc->depth - 1];
 	fresh = !run || run->skb != skb || run->pipeline != act->pipeline;
 	if (fresh) {
-		if (sc->depth == P4TC_MAX_NEST) {
-			net_warn_ratelimited("p4tc: %s nested too deep\n",
-					     act->ops.kind);
+		run = run_push(sc, skb, act->pipeline);
+		if (!run)
 			return TC_ACT_SHOT;
-		}
-		run = &sc->runs[sc->depth++];
-		run->skb = skb;
-		run->pipeline = act->pipeline;
-		run->valid = 0;
-		run->parsed = false;
-		run->hit = false;
-		run->calls = 0;
-		run->applies = 0;
-		memset(run->meta, 0, sizeof(run->meta));
 	}
 	ret = prog_run(run, act, params);
-	if (fresh) {
-		run->skb = NULL;
-		sc->depth--;
-	}
+	if (fresh)
+		run_pop(sc, run);
 	return ret == P4TC_GO_ON ? verdict : ret;
 }
+
+/* Bound tc actions of a pipeline; none is as if they said pipe. */
+static int pipeline_acts_run(struct sk_buff *skb, struct tc_action **acts,
+			     int n, struct tcf_result *res)
+{
+	return n ? tcf_action_exec(skb, acts, n, res) : TC_ACT_PIPE;
+}
+
+/**
+ * p4tc_pipeline_classify - one packet's trip through a sealed pipeline
+ * @skb: the packet, its MAC header set (tc ingress or egress)
+ * @pipeline: the pipeline, pinned by the caller (a p4 filter)
+ * @exts: the filter's own actions, run last
+ * @res: the filter's result, given to its actions
+ * @rejected: set when the parse graph rejected the packet
+ *
+ * The parse graph runs first; a packet it rejects is dropped without
+ * running anything.  Then the pipeline's preactions, its postactions and
+ * @exts, in one run: they share the packet's metadata and parse state.
+ * The first verdict other than pipe ends the trip.  Called with BH off
+ * and under RCU, from the classifier.
+ *
+ * Return: a TC_ACT_* verdict.
+ */
+int p4tc_pipeline_classify(struct sk_buff *skb,
+			   const struct p4tc_pipeline *pipeline,
+			   struct tcf_exts *exts, struct tcf_result *res,
+			   bool *rejected)
+{
+	struct p4tc_scratch *sc = this_cpu_ptr(&p4tc_scratch);
+	struct tcf_result p4res = {};
+	struct p4tc_run *run;
+	bool accepted;
+	int ret;
+
+	run = run_push(sc, skb, pipeline);
+	if (!run)
+		return TC_ACT_SHOT;
+	accepted = run_parse(run);
+	if (!accepted) {
+		ret = TC_ACT_SHOT;
+		goto out;
+	}
+	ret = pipeline_acts_run(skb, pipeline->preacts, pipeline->num_preacts,
+				&p4res);
+	if (ret != TC_ACT_PIPE)
+		goto out;
+	ret = pipeline_acts_run(skb, pipeline->postacts,
+				pipeline->num_postacts, &p4res);
+	if (ret != TC_ACT_PIPE)
+		goto out;
+	ret = tcf_exts_exec(skb, exts, res);
+out:
+	trace_p4_classify(skb, pipeline->common.name, pipeline->common.p_id,
+			  ret, !accepted);
+	run_pop(sc, run);
+	*rejected = !accepted;
+	return ret;
+}
+EXPORT_SYMBOL_GPL(p4tc_pipeline_classify);

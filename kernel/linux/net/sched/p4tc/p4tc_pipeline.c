@@ -152,6 +152,11 @@ static int tcf_pipeline_put(struct net *net,
 			       "Pipeline is in use (bound by a p4 filter)");
 		return -EBUSY;
 	}
+	/* A filter that pinned it is gone, but packets it classified may
+	 * still be running the pipeline's actions.
+	 */
+	if (pipeline->p_pinned)
+		synchronize_net();
 	tcf_pipeline_remove(pipeline->net, pipeline);
 	return 0;
 }
@@ -279,6 +284,7 @@ struct p4tc_pipeline *tcf_pipeline_get(struct net *net, const char *p_name,
 		return ERR_PTR(-EINVAL);
 	}
 	refcount_inc(&pipeline->p_ref);
+	pipeline->p_pinned = true;
 	return pipeline;
 }
 EXPORT_SYMBOL_GPL(tcf_pipeline_get);
@@ -287,12 +293,15 @@ EXPORT_SYMBOL_GPL(tcf_pipeline_get);
  * tcf_pipeline_put_ref - unpin a pipeline pinned by tcf_pipeline_get()
  * @pipeline: the pipeline
  *
- * Called under RTNL.
+ * Called under RTNL, once no packet can reach the pipeline through the
+ * pin (the filter waited for its readers).  The last pin of a pipeline
+ * whose namespace is gone frees it.
  */
 void tcf_pipeline_put_ref(struct p4tc_pipeline *pipeline)
 {
 	ASSERT_RTNL();
-	WARN_ON(refcount_dec_and_test(&pipeline->p_ref));
+	if (refcount_dec_and_test(&pipeline->p_ref))
+		tcf_pipeline_free(pipeline);
 }
 EXPORT_SYMBOL_GPL(tcf_pipeline_put_ref);
 
@@ -668,9 +677,10 @@ static __net_init int pipeline_init_net(struct net *net)
 	return 0;
 }
 
-/* Runs before the namespace's devices and actions go: the pipelines'
- * bound actions are given back while their IDRs still exist.  Users
- * (filters) of the namespace are gone or going, so pins are ignored.
+/* Runs before the namespace's devices and actions go.  A pipeline no
+ * filter pins is freed now, its bound actions given back while their IDRs
+ * still exist; a pinned one leaves the namespace and is freed by the last
+ * of its filters, which go with the devices, before the actions' IDRs.
  */
 static void __net_exit pipeline_exit_net(struct net *net)
 {
@@ -679,8 +689,11 @@ static void __net_exit pipeline_exit_net(struct net *net)
 	unsigned long pipeid, tmp;
 
 	rtnl_lock();
-	idr_for_each_entry_ul(&pipe_net->pipeline_idr, pipeline, tmp, pipeid)
-		tcf_pipeline_remove(net, pipeline);
+	idr_for_each_entry_ul(&pipe_net->pipeline_idr, pipeline, tmp, pipeid) {
+		idr_remove(&pipe_net->pipeline_idr, pipeid);
+		pipe_net->num_pipelines--;
+		tcf_pipeline_put_ref(pipeline);
+	}
 	idr_destroy(&pipe_net->pipeline_idr);
 	rtnl_unlock();
 }

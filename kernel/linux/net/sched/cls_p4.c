@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * net/sched/cls_p4.c	P4 classifier: binds a sealed P4TC pipeline
+ *
+ * One filter per priority, like matchall: every packet that reaches it
+ * runs through the pipeline (parse graph, preactions, postactions), then
+ * through the filter's own actions.  The first verdict other than pipe
+ * ends classification; a packet the parse graph rejects is dropped.
+ *
+ * The filter pins its pipeline, which cannot be deleted while bound.  A
+ * filter going away (delete, replace, its block's end) waits for the
+ * packets still running on it before it lets go of its actions and its
+ * pin, so that a pipeline can be deleted as soon as its last filter is:
+ * p4 filters are few, and "tc filter del" followed by "tc p4template del"
+ * is what users type.
+ *
+ * Hardware offload of the pipeline (skip_sw) comes with the offload hooks;
+ * until then every p4 filter runs in software and says not_in_hw.
+ */
+
+#include <linux/kernel.h>
+#include <linux/init.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/rtnetlink.h>
+
+#include <net/sch_generic.h>
+#include <net/pkt_cls.h>
+#include <net/p4tc.h>
+
+struct cls_p4_head {
+	struct tcf_exts exts;
+	struct tcf_result res;
+	struct p4tc_pipeline *pipeline;
+	struct tc_p4_pcnt __percpu *pcnt;
+	u32 handle;
+	u32 flags;
+	bool deleting;
+};
+
+static int p4_classify(struct sk_buff *skb, const struct tcf_proto *tp,
+		       struct tcf_result *res)
+{
+	struct cls_p4_head *head = rcu_dereference_bh(tp->root);
+	struct tc_p4_pcnt *pcnt;
+	bool rejected;
+	int ret;
+
+	if (unlikely(!head))
+		return -1;
+
+	*res = head->res;
+	ret = p4tc_pipeline_classify(skb, head->pipeline, &head->exts, res,
+				     &rejected);
+	pcnt = this_cpu_ptr(head->pcnt);
+	pcnt->pkts++;
+	if (rejected)
+		pcnt->parser_rejects++;
+	return ret;
+}
+
+static int p4_init(struct tcf_proto *tp)
+{
+	return 0;
+}
+
+/* Under RTNL, once no packet can reach @head. */
+static void p4_head_free(struct cls_p4_head *head)
+{
+	tcf_exts_destroy(&head->exts);
+	if (head->pipeline)
+		tcf_pipeline_put_ref(head->pipeline);
+	free_percpu(head->pcnt);
+	kfree(head);
+}
+
+/* @head is out of @tp: wait for its last packets, then free it. */
+static void p4_head_release(struct tcf_proto *tp, struct cls_p4_head *head)
+{
+	tcf_unbind_filter(tp, &head->res);
+	synchronize_net();
+	p4_head_free(head);
+}
+
+static void p4_destroy(struct tcf_proto *tp, bool rtnl_held,
+		       struct netlink_ext_ack *extack)
+{
+	struct cls_p4_head *head = rtnl_dereference(tp->root);
+
+	if (!head)
+		return;
+	RCU_INIT_POINTER(tp->root, NULL);
+	p4_head_release(tp, head);
+}
+
+static void *p4_get(struct tcf_proto *tp, u32 handle)
+{
+	struct cls_p4_head *head = rtnl_dereference(tp->root);
+
+	if (head && !head->deleting && head->handle == handle)
+		return head;
+	return NULL;
+}
+
+static const struct nla_policy p4_policy[TCA_P4_MAX + 1] = {
+	[TCA_P4_CLASSID]	= { .type = NLA_U32 },
+	[TCA_P4_ACT]		= { .type = NLA_NESTED },
+	[TCA_P4_PNAME]		= { .type = NLA_NUL_STRING,
+				    .len = PIPELINENAMSIZ - 1 },
+	[TCA_P4_PROG_FD]	= { .type = NLA_U32 },
+	[TCA_P4_PROG_NAME]	= { .type = NLA_NUL_STRING },
+	[TCA_P4_PROG_TYPE]	= { .type = NLA_U32 },
+	[TCA_P4_PROG_COOKIE]	= { .type = NLA_U32 },
+	[TCA_P4_FLAGS]		= NLA_POLICY_MASK(NLA_U32,
+						  TCA_CLS_FLAGS_SKIP_HW |
+						  TCA_CLS_FLAGS_SKIP_SW |
+						  TCA_CLS_FLAGS_VERBOSE),
+};
+
+static int p4_parse_flags(struct nlattr **tb, u32 *flags,
+			  struct netlink_ext_ack *extack)
+{
+	*flags = 0;
+	if (tb[TCA_P4_FLAGS])
+		*flags = nla_get_u32(tb[TCA_P4_FLAGS]);
+	if (!tc_flags_valid(*flags)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_P4_FLAGS],
+				    "skip_sw and skip_hw exclude each other");
+		return -EINVAL;
+	}
+	if (tc_skip_sw(*flags)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_P4_FLAGS],
+				    "skip_sw: no device on this block offloads P4 pipelines");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int p4_change(struct net *net, struct sk_buff *in_skb,
+		     struct tcf_proto *tp, unsigned long base, u32 handle,
+		     struct nlattr **tca, void **arg, u32 flags,
+		     struct netlink_ext_ack *extack)
+{
+	struct cls_p4_head *head = rtnl_dereference(tp->root);
+	struct nlattr *tb[TCA_P4_MAX + 1];
+	struct cls_p4_head *new;
+	u32 userflags;
+	int err;
+
+	if (!tca[TCA_OPTIONS]) {
+		NL_SET_ERR_MSG(extack, "A p4 filter needs a pipeline (pname)");
+		return -EINVAL;
+	}
+	if (head && (head->deleting || *arg != head)) {
+		NL_SET_ERR_MSG(extack,
+			       "A p4 filter is already at this priority and protocol");
+		return -EEXIST;
+	}
+	/* tc sets no NLA_F_NESTED on TCA_OPTIONS, for any classifier */
+	err = nla_parse_nested_deprecated(tb, TCA_P4_MAX, tca[TCA_OPTIONS],
+					  p4_policy, extack);
+	if (err < 0)
+		return err;
+	if (!tb[TCA_P4_PNAME]) {
+		NL_SET_ERR_MSG(extack, "A p4 filter needs a pipeline (pname)");
+		return -EINVAL;
+	}
+	if (tb[TCA_P4_PROG_FD] || tb[TCA_P4_PROG_NAME] ||
+	    tb[TCA_P4_PROG_TYPE] || tb[TCA_P4_PROG_COOKIE]) {
+		NL_SET_ERR_MSG(extack,
+			       "eBPF parser programs are not supported: the pipeline's parse graph parses");
+		return -EOPNOTSUPP;
+	}
+	err = p4_parse_flags(tb, &userflags, extack);
+	if (err < 0)
+		return err;
+	if (head && handle && handle != head->handle) {
+		NL_SET_ERR_MSG(extack, "A replaced p4 filter keeps its handle");
+		return -EINVAL;
+	}
+
+	new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
+	if (!new)
+		return -ENOMEM;
+	new->pcnt = alloc_percpu_gfp(struct tc_p4_pcnt, GFP_KERNEL_ACCOUNT);
+	if (!new->pcnt) {
+		kfree(new);
+		return -ENOMEM;
+	}
+	err = tcf_exts_init(&new->exts, net, TCA_P4_ACT, 0);
+	if (err) {
+		p4_head_free(new);
+		return err;
+	}
+	new->handle = head ? head->handle : handle ?: 1;
+	new->flags = userflags;
+
+	new->pipeline = tcf_pipeline_get(net, nla_data(tb[TCA_P4_PNAME]), 0,
+					 extack);
+	if (IS_ERR(new->pipeline)) {
+		err = PTR_ERR(new->pipeline);
+		new->pipeline = NULL;
+		p4_head_free(new);
+		return err;
+	}
+
+	err = tcf_exts_validate_ex(net, tp, tb, tca[TCA_RATE], &new->exts,
+				   flags, new->flags, extack);
+	if (err < 0) {
+		p4_head_free(new);
+		return err;
+	}
+	if (tb[TCA_P4_CLASSID]) {
+		new->res.classid = nla_get_u32(tb[TCA_P4_CLASSID]);
+		tcf_bind_filter(tp, &new->res, base);
+	}
+
+	new->flags |= TCA_CLS_FLAGS_NOT_IN_HW;
+	tcf_proto_update_usesw(tp, new->flags);
+
+	*arg = new;
+	rcu_assign_pointer(tp->root, new);
+	if (head)
+		p4_head_release(tp, head);
+	return 0;
+}
+
+static int p4_delete(struct tcf_proto *tp, void *arg, bool *last,
+		     bool rtnl_held, struct netlink_ext_ack *extack)
+{
+	struct cls_p4_head *head = rtnl_dereference(tp->root);
+
+	/* the filter goes with its tcf_proto, in p4_destroy() */
+	head->deleting = true;
+	*last = true;
+	return 0;
+}
+
+static void p4_walk(struct tcf_proto *tp, struct tcf_walker *arg,
+		    bool rtnl_held)
+{
+	struct cls_p4_head *head = rtnl_dereference(tp->root);
+
+	if (arg->count < arg->skip)
+		goto skip;
+	if (!head || head->deleting)
+		return;
+	if (arg->fn(tp, head, arg) < 0)
+		arg->stop = 1;
+skip:
+	arg->count++;
+}
+
+static int p4_dump(struct net *net, struct tcf_proto *tp, void *fh,
+		   struct sk_buff *skb, struct tcmsg *t, bool rtnl_held)
+{
+	struct cls_p4_head *head = fh;
+	struct tc_p4_pcnt sum = {};
+	struct nlattr *nest;
+	int cpu;
+
+	if (!head)
+		return skb->len;
+
+	t->tcm_handle = head->handle;
+	nest = nla_nest_start(skb, TCA_OPTIONS);
+	if (!nest)
+		goto nla_put_failure;
+	if (nla_put_string(skb, TCA_P4_PNAME, head->pipeline->common.name))
+		goto nla_put_failure;
+	if (head->res.classid &&
+	    nla_put_u32(skb, TCA_P4_CLASSID, head->res.classid))
+		goto nla_put_failure;
+	if (head->flags && nla_put_u32(skb, TCA_P4_FLAGS, head->flags))
+		goto nla_put_failure;
+	for_each_possible_cpu(cpu) {
+		const struct tc_p4_pcnt *c = per_cpu_ptr(head->pcnt, cpu);
+
+		sum.pkts += c->pkts;
+		sum.parser_rejects += c->parser_rejects;
+	}
+	if (nla_put_64bit(skb, TCA_P4_PCNT, sizeof(sum), &sum, TCA_P4_PAD))
+		goto nla_put_failure;
+	if (tcf_exts_dump(skb, &head->exts))
+		goto nla_put_failure;
+	nla_nest_end(skb, nest);
+
+	if (tcf_exts_dump_stats(skb, &head->exts) < 0)
+		goto nla_put_failure;
+	return skb->len;
+
+nla_put_failure:
+	nla_nest_cancel(skb, nest);
+	return -1;
+}
+
+static void p4_bind_class(void *fh, u32 classid, unsigned long cl, void *q,
+			  unsigned long base)
+{
+	struct cls_p4_head *head = fh;
+
+	tc_cls_bind_class(classid, cl, q, &head->res, base);
+}
+
+static struct tcf_proto_ops cls_p4_ops __read_mostly = {
+	.kind		= "p4",
+	.classify	= p4_classify,
+	.init		= p4_init,
+	.destroy	= p4_destroy,
+	.get		= p4_get,
+	.change		= p4_change,
+	.delete		= p4_delete,
+	.walk		= p4_walk,
+	.dump		= p4_dump,
+	.bind_class	= p4_bind_class,
+	.owner		= THIS_MODULE,
+};
+
+static int __init cls_p4_init(void)
+{
+	return register_tcf_proto_ops(&cls_p4_ops);
+}
+
+static void __exit cls_p4_exit(void)
+{
+	unregister_tcf_proto_ops(&cls_p4_ops);
+}
+
+module_init(cls_p4_init);
+module_exit(cls_p4_exit);
+
+MODULE_DESCRIPTION("P4 classifier: binds a sealed P4TC pipeline");
+MODULE_LICENSE("GPL");
