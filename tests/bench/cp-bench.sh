@@ -6,6 +6,9 @@
 # both ways); entries per second, the P4/flower ratio and kernel memory
 # per entry (slab and per-CPU deltas).  Then the tables datapath test
 # with BENCH_LPM_N (default BENCH_N) more LPM prefixes in the table.
+# Last, an exact and an LPM table of BENCH_BIG entries (default 1000000,
+# 0 to skip; about 12 minutes each here): all accepted, one more refused
+# as the table is full, the flush timed.
 #
 # The numbers are the debug guest's (TCG, KASAN, lockdep, kmemleak): they
 # compare P4TC with flower in one run, they are no absolute speed.  tc -b
@@ -15,12 +18,13 @@ top=$(cd "$here/../.." && pwd)
 if [ "${P4TC_GUEST:-0}" != 1 ]; then
 	# shellcheck disable=SC2086
 	exec "$top/tests/vm/run" --timeout "${BENCH_TIMEOUT:-14400}" \
-		--no-leak-check ${VM_OPTS:-} -- "$0" "$@"
+		--mem "${BENCH_MEM:-8G}" --no-leak-check ${VM_OPTS:-} -- "$0" "$@"
 fi
 set -eu
 N=${BENCH_N:-100000}
 TN=${BENCH_TCB_N:-$N}
 LN=${BENCH_LPM_N:-$N}
+BIG=${BENCH_BIG:-1000000}
 B=$top/build/bench/p4rt_bench
 export INTROSPECTION=$top/tests/introspection
 out=$(mktemp)
@@ -61,7 +65,7 @@ for kind in exact lpm; do
 		if [ $kind = exact ]; then
 			a=$((i / 65536)) b=$((i / 256 % 256)) c=$((i % 256)) len=32
 		else
-			len=$((16 + i % 17)) v=$(((i / 17 + 1) << (32 - len) & 0x3fffffff | 0x40000000))
+			len=$((20 + i % 13)) v=$(((i / 13 + 1) << (32 - len) & 0x3fffffff | 0x40000000))
 			a=$((v >> 16 & 255)) b=$((v >> 8 & 255)) c=$((v & 255))
 			v=$((v >> 24))
 		fi
@@ -103,3 +107,28 @@ tc p4template del pipeline/pbench
 echo "== tables datapath test with $LN more LPM prefixes"
 P4TC_LPM_EXTRA=$LN P4RT_BENCH=$B bash "$top/tests/guest/p4tc-tables-datapath.sh" &&
 	echo "ok: a table of $LN more LPM prefixes classifies packets correctly"
+
+[ "$BIG" -gt 0 ] || exit 0
+echo "== tables of $BIG entries"
+tc -b - <<EOF
+p4template create pipeline/pbig pipeid 6 numtables 2 preactions action gact ok postactions action gact ok
+p4template create action/pbig/setmark param m type bit32 cmd set metadata.kernel.skbmark param.m state active
+p4template create table/pbig/cb/exact tblid 1 keysz 32 tentries $BIG
+p4template create table/pbig/cb/lpm tblid 2 keysz 32 type lpm nummasks 32 tentries $BIG
+p4template update pipeline/pbig state ready
+EOF
+for kind in exact lpm; do
+	"$B" p4 pbig "cb/$kind" "$kind" "$BIG" 16 pbig/setmark keep
+	n=$(tc -j p4template get "table/pbig/cb/$kind" |
+	    python3 -c 'import json,sys; print(json.load(sys.stdin)[1]["templates"][0]["entries"])')
+	[ "$n" = "$BIG" ] || { echo "FAIL: $kind table holds $n entries, not $BIG"; exit 1; }
+	if msg=$(tc p4 create "pbig/table/cb/$kind" dstAddr 1.2.3.4 action pbig/setmark param m 1 2>&1); then
+		echo "FAIL: a full $kind table took one more entry"; exit 1
+	fi
+	echo "ok: $BIG $kind entries; one more: $msg"
+	t0=$(date +%s.%N)
+	tc p4 del "pbig/table/cb/$kind"
+	t1=$(date +%s.%N)
+	echo "$kind flush of $BIG entries: $(echo "$t1 - $t0" | bc) s"
+done
+tc p4template del pipeline/pbig

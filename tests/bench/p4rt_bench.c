@@ -13,7 +13,7 @@
  * With keep, the P4 entries stay (for a datapath test to use them).
  *
  * KIND is "exact" (N distinct /32 keys) or "lpm" (N prefixes of lengths
- * 16 to 32).  ACTION is the entries' action kind "PIPE/NAME" taking one
+ * 20 to 32).  ACTION is the entries' action kind "PIPE/NAME" taking one
  * bit32 parameter "m"; flower filters get "gact ok".  Keys are the IPv4
  * addresses 10.0.0.0 + i (exact) or i << (32 - len) within 64.0.0.0/2
  * (lpm), so both kinds give N distinct entries.
@@ -194,9 +194,11 @@ static void key_of(int lpm, unsigned int i, __u32 *addr, unsigned int *len)
 		*len = 32;
 		return;
 	}
-	/* lengths 16..32 in turn; the index within a length spreads out */
-	*len = 16 + i % 17;
-	*addr = 0x40000000u | (((i / 17) + 1) << (32 - *len) & 0x3fffffffu);
+	/* lengths 20..32 in turn, each with room for 2^18 prefixes inside
+	 * 64.0.0.0/2: 3.4 million distinct entries
+	 */
+	*len = 20 + i % 13;
+	*addr = 0x40000000u | (((i / 13) + 1) << (32 - *len) & 0x3fffffffu);
 }
 
 /* ------------------------------------------------------------------ */

@@ -2138,7 +2138,124 @@ en.case("entry: a pipeline without introspection file",
         code=255, pipes=("ptest", "pnoint"))
 
 
-FILES = [pl, md, rq, pa, rg, ac, cm, tb, en]
+
+# ---------------------------------------------------------------- p4 filter
+fl = File("p4tc-filter.json", "6c")
+# a sealed pipeline with one action kind, and lo with clsact
+FPIPE = tcb("p4template create pipeline/ptest pipeid 22 numtables 0 "
+            "preactions action gact pipe postactions action gact pipe",
+            "p4template create action/ptest/setmark param m type bit32 "
+            "cmd set metadata.kernel.skbmark param.m state active",
+            "p4template update pipeline/ptest state ready")
+FSET = [FPIPE, "$TC qdisc add dev lo clsact"]
+FTD = [["$TC qdisc del dev lo clsact", 0, 1, 2], pdel()]
+FADD = "$TC filter add dev lo ingress prio 1"
+FSHOW = "$TC filter show dev lo ingress"
+
+
+def fl_ok(name, cmd, verify, pattern, setup=(), count=1, json_=None,
+          teardown=None):
+    fl.case(name, [*FSET, *setup], cmd, verify, pattern, count=count,
+            json_=json_, teardown=FTD if teardown is None else teardown)
+
+
+def fl_refused(name, cmd, message, setup=(), state=FSHOW,
+               state_pat="pname ptest", count=0, code=2, base=FSET,
+               teardown=None, prefix="Error: "):
+    """cmd fails with MESSAGE; by default no p4 filter is left."""
+    verify = f"cat {ERR}; echo ==; {state} | grep -cE '{state_pat}'"
+    pat = prefix + re.escape(message) + f".*==\n{count}\n"
+    fl.case(name, [*base, *setup], f"{cmd} 2>{ERR}", verify, pat,
+            code=code, teardown=FTD if teardown is None else teardown)
+
+
+fl_ok("filter: bind a sealed pipeline", f"{FADD} p4 pname ptest", FSHOW,
+      r"filter protocol all pref 1 p4 chain 0 handle 0x1 pname ptest \n"
+      r"  not_in_hw")
+fl_ok("filter: classid, handle and protocol",
+      "$TC filter add dev lo ingress protocol ip prio 3 handle 7 p4 "
+      "pname ptest classid 1:10", FSHOW,
+      r"filter protocol ip pref 3 p4 chain 0 handle 0x7 pname ptest "
+      r"flowid 1:10 ")
+fl_ok("filter: its own actions, a P4 action kind among them",
+      f"{FADD} p4 pname ptest action ptest/setmark param m 5 pipe "
+      "action gact ok", FSHOW,
+      r"action order 1: ptest/setmark pipe[\s\S]*value 5[\s\S]*"
+      r"action order 2: gact action pass")
+fl_ok("filter: skip_hw", f"{FADD} p4 pname ptest skip_hw", FSHOW,
+      r"pname ptest \n  skip_hw\n  not_in_hw")
+fl_ok("filter: JSON output", f"{FADD} p4 pname ptest classid 1:1",
+      "$TC -j filter show dev lo ingress", None,
+      json_=[{"protocol": "all", "kind": "p4", "chain": 0},
+             {"protocol": "all", "kind": "p4", "chain": 0, "options": {
+                 "handle": 1, "pname": "ptest", "flowid": "1:1",
+                 "not_in_hw": True}}])
+fl_ok("filter: tc -s counts pipeline runs and parser rejects",
+      f"{FADD} p4 pname ptest action gact ok",
+      "$TC -s -j filter show dev lo ingress", None,
+      json_=[{"kind": "p4"},
+             {"kind": "p4", "options": {"pname": "ptest", "pkts": 0,
+                                        "parser_rejects": 0}}])
+fl_ok("filter: on a shared block",
+      "$TC filter add block 21 ingress prio 1 p4 pname ptest",
+      "$TC filter show block 21", r"pref 1 p4 chain 0 handle 0x1 pname ptest",
+      setup=["$IP link add dev $DUMMY type dummy",
+             "$TC qdisc add dev $DUMMY ingress_block 21 clsact"],
+      teardown=["$IP link del dev $DUMMY", *FTD])
+fl_ok("filter: replace keeps the handle and takes the new attributes",
+      "$TC filter replace dev lo ingress prio 1 handle 1 p4 pname ptest "
+      "classid 1:2 action gact drop", FSHOW,
+      r"handle 0x1 pname ptest flowid 1:2 [\s\S]*gact action drop",
+      setup=[f"{FADD} handle 1 p4 pname ptest classid 1:1 action gact ok"])
+fl_ok("filter: a bound pipeline can be deleted once its filter is",
+      f"sh -c '$TC filter del dev lo ingress prio 1 && "
+      f"$TC p4template del pipeline/ptest'",
+      "$TC p4template get pipeline/ptest", r"Pipeline name not found",
+      setup=[f"{FADD} p4 pname ptest action ptest/setmark param m 1"])
+fl_ok("filter: deleting the qdisc unbinds the pipeline",
+      "sh -c '$TC qdisc del dev lo clsact && "
+      "$TC p4template del pipeline/ptest && echo gone'",
+      "$TC p4template get pipeline/ptest", r"Pipeline name not found",
+      setup=[f"{FADD} p4 pname ptest"])
+
+fl_refused("filter: a pipeline that does not exist",
+           f"{FADD} p4 pname nosuch", "Pipeline name not found")
+fl_refused("filter: an unsealed pipeline",
+           f"{FADD} p4 pname punsealed", "Pipeline must be sealed before use",
+           setup=[f"{P} create pipeline/punsealed pipeid 23 numtables 0"],
+           teardown=[*FTD, pdel("punsealed")])
+fl_refused("filter: the kernel pipeline", f"{FADD} p4 pname kernel",
+           "The kernel pipeline cannot be used")
+fl_refused("filter: skip_sw without an offloading device",
+           f"{FADD} p4 pname ptest skip_sw",
+           "skip_sw: no device on this block offloads P4 pipelines")
+fl_refused("filter: a second p4 filter at one priority",
+           f"{FADD} handle 2 p4 pname ptest",
+           "A p4 filter is already at this priority and protocol",
+           setup=[f"{FADD} handle 1 p4 pname ptest"], state_pat="handle 0x",
+           count=1)
+fl_refused("filter: a refused action leaves no filter and no pin",
+           f"sh -c '{FADD} p4 pname ptest action ptest/setmark index 99; "
+           f"$TC p4template del pipeline/ptest && echo deleted >&2'",
+           "deleted", code=0, prefix="",
+           state="$TC p4template get pipeline/", state_pat="ptest")
+fl_refused("filter: no pipeline name", f"{FADD} p4 classid 1:1",
+           "p4: pname PIPELINE is required", code=1, prefix="")
+fl_refused("filter: skip_sw and skip_hw", f"{FADD} p4 pname ptest skip_sw "
+           "skip_hw", "p4: skip_hw and skip_sw exclude each other", code=1,
+           prefix="")
+fl_refused("filter: a pipeline name too long",
+           f"{FADD} p4 pname {'p' * 300}", "is longer than 255 bytes",
+           code=1, prefix="")
+fl_refused("filter: an unknown word", f"{FADD} p4 pname ptest bogus",
+           'p4: what is "bogus"?', code=1, prefix="")
+fl.refuse("filter: a bound pipeline cannot be deleted",
+          [*FSET, f"{FADD} p4 pname ptest"], f"{P} del pipeline/ptest",
+          "Pipeline is in use (bound by a p4 filter)",
+          state="$TC p4template get pipeline/ptest", state_pat="ptest",
+          teardown=FTD)
+
+FILES = [pl, md, rq, pa, rg, ac, cm, tb, en, fl]
 
 
 def render(f):

@@ -469,8 +469,11 @@ void p4tc_table_entries_flush(struct p4tc_table *table)
 	struct p4tc_table_entry *e;
 	unsigned long tmp, id;
 
-	idr_for_each_entry_ul(&table->entries_idr, e, tmp, id)
+	idr_for_each_entry_ul(&table->entries_idr, e, tmp, id) {
 		entry_del(table, e);
+		/* a million entries take seconds: let others run */
+		cond_resched();
+	}
 }
 
 /**
@@ -1214,6 +1217,7 @@ static int rt_flush(struct p4tc_table *table, struct netlink_ext_ack *extack)
 			entry_del(table, e);
 		else
 			kept++;
+		cond_resched();
 	}
 	if (kept)
 		NL_SET_ERR_MSG_FMT(extack,
