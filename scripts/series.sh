@@ -22,19 +22,32 @@ git_in "$ksrc" worktree prune
 git_in "$ksrc" worktree add -q --detach "$work" pristine
 trap 'git_in "$ksrc" worktree remove --force "$work" 2>/dev/null || true' EXIT
 
-for p in $(find "$top/kernel/patches" -name '*.patch' | sort); do
+commit_patch() {
+	local p=$1
 	if head -n 20 "$p" | grep -q '^Subject: '; then
 		git_in "$work" am -q --keep-cr "$p" || die "git am ${p#"$top"/} failed"
 	else
 		git_in "$work" apply --index "$p" || die "${p#"$top"/} does not apply"
 		git_in "$work" commit -q -m "$(basename "$p" .patch)"
 	fi
+}
+
+# "patch NAME" lines of series-order place a patch among the overlay
+# commits (build glue after the code it builds); the others go first.
+placed=$( [ -e "$top/kernel/series-order" ] && awk '$1 == "patch" { print $2 }' "$top/kernel/series-order" || true)
+for p in $(find "$top/kernel/patches" -name '*.patch' | sort); do
+	grep -qxF "$(basename "$p")" <<<"$placed" || commit_patch "$p"
 done
 
 dirs=$( (cd "$top/kernel/linux" 2>/dev/null && find . -type f -printf '%h\n' | sed 's|^\./||' | sort -u) || true)
-ordered=$( { [ -e "$top/kernel/series-order" ] && grep -v '^#' "$top/kernel/series-order"; echo "$dirs"; } |
+ordered=$( { [ -e "$top/kernel/series-order" ] && grep -v '^#' "$top/kernel/series-order" | sed 's/^patch /patch:/'; echo "$dirs"; } |
 	awk 'NF && !seen[$0]++')
 for d in $ordered; do
+	if [ "${d#patch:}" != "$d" ]; then
+		[ -e "$top/kernel/patches/${d#patch:}" ] || die "series-order: no kernel/patches/${d#patch:}"
+		commit_patch "$top/kernel/patches/${d#patch:}"
+		continue
+	fi
 	grep -qxF "$d" <<<"$dirs" || continue
 	mkdir -p "$work/$d"
 	find "$top/kernel/linux/$d" -maxdepth 1 -type f -exec cp {} "$work/$d/" \;

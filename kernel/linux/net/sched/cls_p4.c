@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * net/sched/cls_p4.c	P4 classifier: binds a sealed P4TC pipeline
+ * The p4 classifier: binds a sealed P4TC pipeline
  *
  * One filter per priority, like matchall: every packet that reaches it
  * runs through the pipeline (parse graph, preactions, postactions), then
