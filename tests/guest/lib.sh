@@ -64,3 +64,28 @@ mark_guard() {
 	tc filter del dev "$dev" ingress prio 2
 	[ "$n" = 0 ] || fail "mark guard: u32 counted '$n' packets with a mark nobody sets (CONFIG_CLS_U32_MARK?)"
 }
+
+# capture NS DEV TCPDUMP_ARGS...: capture one packet on DEV in namespace NS
+# into the file $cap (tcpdump's stderr in $caperr: both the caller's);
+# returns once tcpdump listens, which takes a while in the debug guest.
+capture() {
+	local ns=$1 dev=$2
+	shift 2
+	: >"$caperr"
+	ip netns exec "$ns" tcpdump -l -n -c 1 -i "$dev" "$@" >"$cap" 2>"$caperr" &
+	tpid=$!
+	for _ in $(seq 1 40); do
+		grep -q "listening on" "$caperr" && return
+		sleep 0.25
+	done
+}
+
+# capture_wait: until capture's packet came (or 5 s)
+capture_wait() {
+	for _ in $(seq 1 20); do
+		kill -0 "$tpid" 2>/dev/null || break
+		sleep 0.25
+	done
+	kill "$tpid" 2>/dev/null
+	wait "$tpid" 2>/dev/null
+}

@@ -18,28 +18,6 @@ H=hdrfield.ptest.parser1
 cap=$(mktemp)
 caperr=$(mktemp)
 
-# capture ARGS...: one packet on c0 in sc, into $cap; returns once
-# tcpdump listens (it takes a while to start in the debug guest)
-capture() {
-	: >"$caperr"
-	ip netns exec sc tcpdump -l -n -c 1 -i c0 "$@" >"$cap" 2>"$caperr" &
-	tpid=$!
-	for _ in $(seq 1 40); do
-		grep -q "listening on" "$caperr" && return
-		sleep 0.25
-	done
-}
-
-# capture_wait: until the packet came (or 5 s)
-capture_wait() {
-	for _ in $(seq 1 20); do
-		kill -0 $tpid 2>/dev/null || break
-		sleep 0.25
-	done
-	kill $tpid 2>/dev/null
-	wait $tpid 2>/dev/null
-}
-
 cleanup() {
 	ip netns del sa 2>/dev/null
 	ip netns del sc 2>/dev/null
@@ -124,7 +102,7 @@ expect_ok "instance" tc actions add action ptest/ipv4_forward param port b1 inde
 expect_ok "filter" tc filter add dev b0 ingress prio 1 matchall \
 	action ptest/ipv4_forward index 1
 
-capture -e -v icmp
+capture sc c0 -e -v icmp
 ip netns exec sa ping -c 1 -W 1 -t 64 10.11.0.2 >/dev/null 2>&1
 capture_wait
 out=$(cat "$cap")
@@ -169,7 +147,7 @@ tc filter del dev b0 ingress
 ip -n sa neigh replace 10.11.0.2 lladdr "$(ip -n sc -br link show c0 | awk '{print $3}')" dev a0
 expect_ok "mirror" tc filter add dev b0 ingress prio 1 matchall \
 	action ptest/mirror param port b1 pipe action gact ok
-capture icmp
+capture sc c0 icmp
 ip netns exec sa ping -c 1 -W 1 10.11.0.2 >/dev/null 2>&1
 capture_wait
 grep -q "10.11.0.1 > 10.11.0.2: ICMP echo request" "$cap" ||

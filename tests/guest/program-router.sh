@@ -14,60 +14,16 @@ RT="tc p4 create router/table/cb"
 cap=$(mktemp)
 caperr=$(mktemp)
 
+. "$prog/hosts.sh"
+
 cleanup() {
-	ip netns del sa 2>/dev/null
-	ip netns del sc 2>/dev/null
-	ip link del b0 2>/dev/null
-	ip link del b1 2>/dev/null
+	router_hosts_del
 	tc p4template del pipeline/router 2>/dev/null
 	rm -f "$cap" "$caperr"
 }
 trap cleanup EXIT
 
-# capture ARGS...: one packet on c0 in sc, into $cap, once tcpdump listens
-capture() {
-	: >"$caperr"
-	ip netns exec sc tcpdump -l -n -c 1 -i c0 "$@" >"$cap" 2>"$caperr" &
-	tpid=$!
-	for _ in $(seq 1 40); do
-		grep -q "listening on" "$caperr" && return
-		sleep 0.25
-	done
-}
-
-# capture_wait: until the packet came (or 5 s)
-capture_wait() {
-	for _ in $(seq 1 20); do
-		kill -0 $tpid 2>/dev/null || break
-		sleep 0.25
-	done
-	kill $tpid 2>/dev/null
-	wait $tpid 2>/dev/null
-}
-
-mac() { cat "/sys/class/net/$1/address"; }
-
-ip netns add sa
-ip netns add sc
-ip link add a0 netns sa type veth peer name b0
-ip link add c0 netns sc type veth peer name b1
-for ns in sa sc; do
-	ip netns exec $ns sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-done
-ip -n sa addr add 10.1.0.1/24 dev a0
-ip -n sc addr add 10.2.0.1/24 dev c0
-ip -n sa link set a0 up
-ip -n sc link set c0 up
-ip link set b0 up
-ip link set b1 up
-amac=$(ip netns exec sa cat /sys/class/net/a0/address)
-cmac=$(ip netns exec sc cat /sys/class/net/c0/address)
-# the router answers no ARP: the hosts know its MACs
-ip -n sa neigh add 10.1.0.254 lladdr "$(mac b0)" dev a0
-ip -n sc neigh add 10.2.0.254 lladdr "$(mac b1)" dev c0
-ip -n sa route add default via 10.1.0.254
-ip -n sc route add default via 10.2.0.254
-
+router_hosts
 expect_ok "load the router" tc -b "$prog/router.tc"
 for d in b0 b1; do
 	tc qdisc add dev $d clsact
@@ -76,17 +32,13 @@ done
 
 expect_err "no route: dropped" 1 "100% packet loss" \
 	ip netns exec sa ping -c 1 -W 1 10.2.0.1
-expect_ok "next hop 1" $RT/nexthop nh 1 action router/cb/forward \
-	param dmac "$cmac" param smac "$(mac b1)" param port b1
-expect_ok "next hop 2" $RT/nexthop nh 2 action router/cb/forward \
-	param dmac "$amac" param smac "$(mac b0)" param port b0
-expect_ok "next hop 3 drops" $RT/nexthop nh 3 action router/cb/drop
+expect_ok "next hops" router_nexthops
 expect_ok "route to sc" $RT/fib dstAddr 10.2.0.0/24 action router/cb/set_nh param nh 1
 expect_ok "route to sa" $RT/fib dstAddr 10.1.0.0/24 action router/cb/set_nh param nh 2
 
 expect_ok "ping routed both ways" ip netns exec sa ping -c 2 -W 2 10.2.0.1
 
-capture -e -v icmp
+capture sc c0 -e -v icmp
 ip netns exec sa ping -c 1 -W 1 -t 64 10.2.0.1 >/dev/null 2>&1
 capture_wait
 out=$(cat "$cap")
