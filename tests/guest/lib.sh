@@ -3,6 +3,9 @@
 # shellcheck shell=bash
 set -u
 failures=0
+# a test killed at its timeout still runs its EXIT trap (its cleanup), so
+# that the tests after it start clean
+trap 'exit 143' TERM
 
 fail() {
 	echo "FAIL: $*"
