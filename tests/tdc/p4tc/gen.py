@@ -64,7 +64,7 @@ class File:
         self.cases.append(c)
 
     def refuse(self, name, setup, cmd, message, state=None, state_pat="",
-               count=1, prefix="Error: ", **kw):
+               count=1, prefix="Error: ", code=255, **kw):
         """cmd must fail with 'Error: message'; then, when state is given,
         state_pat must match count lines of its output (one multi-line
         pattern: once)."""
@@ -79,7 +79,7 @@ class File:
             assert "'" not in grep
             verify += f"; echo ==; {state} | grep -cE '{grep}'"
             pat += f".*==\n{count}\n"
-        self.case(name, setup, f"{cmd} 2>{ERR}", verify, pat, code=255, **kw)
+        self.case(name, setup, f"{cmd} 2>{ERR}", verify, pat, code=code, **kw)
 
 
 # ---------------------------------------------------------------- pipeline
@@ -2107,6 +2107,38 @@ ent_refused("entry: a delete batch naming a missing entry deletes nothing",
             "$P4NL entries del ptest cb/batch 16",
             "No such entry", setup=["$P4NL entries create ptest cb/batch 15"],
             state=BG, state_pat='"entries":15', count=1)
+# tc -b groups creates and deletes 16 to a message; a refused message is
+# replayed line by line, so a batch behaves as without grouping
+TB = "cb/batch"
+
+
+def tcb_entries(lines, force=False):
+    """sh -c printing lines into tc [-force] -b -"""
+    body = " ".join(f'"{l}"' for l in lines)
+    return (f"sh -c 'printf \"%s\\n\" {body} | "
+            f"$TC {'-force ' if force else ''}-b -'")
+
+
+BCR = [f"p4 create ptest/table/{TB} k {i}" for i in range(1, 41)]
+ent_ok("entry: tc -b, 40 creates (grouped 16 to a message)",
+       tcb_entries(BCR), BG, None,
+       json_=[{"obj": "table"}, {"templates": [{"entries": 40}]}])
+BDUP = BCR[:17] + [f"p4 create ptest/table/{TB} k 3"] + BCR[17:20]
+ent_refused("entry: tc -b stops at the faulty line, the lines before it applied",
+            tcb_entries(BDUP), "Command failed -:18",
+            prefix="An entry with this key and mask exists.*", code=1,
+            state=BG, state_pat='"entries":17', count=1)
+ent_refused("entry: tc -force -b reports the faulty line and goes on",
+            tcb_entries(BDUP, force=True), "Command failed -:18",
+            prefix="", code=1, state=BG, state_pat='"entries":20', count=1)
+ent_ok("entry: tc -b, a get after creates sees them",
+       tcb_entries(BCR[:5] + [f"p4 get ptest/table/{TB} k 5"]) +
+       " >/tmp/p4tc-tdc.out", "cat /tmp/p4tc-tdc.out",
+       r"table cb/batch tblid 5 prio 5 .*\n\tkey k 5\n")
+ent_ok("entry: tc -b, 40 deletes by key",
+       tcb_entries([f"p4 del ptest/table/{TB} k {i}" for i in range(1, 41)]),
+       BG, None, setup=[tcb_entries(BCR)],
+       json_=[{"obj": "table"}, {"templates": [{"entries": 0}]}])
 ent_refused("entry: a key longer than the table's",
             "$P4NL entry-raw ptest cb/batch 0102030405",
             "Key is 5 bytes; the table's (keysz 32) is 4")

@@ -63,6 +63,10 @@ void p4_cmds_print(struct rtattr *list);
 
 int do_p4tmpl(int argc, char **argv);
 int do_p4runtime(int argc, char **argv);
+void p4rt_batch_begin(const char *name);
+int p4rt_batch_flush(void);
+extern bool p4rt_batch_failed;
+extern int force;
 int p4_entry_parse(const char *pname, const char *tname, int *argc_p,
 		   char ***argv_p, struct nlmsghdr *n,
 		   const char * const *stop);

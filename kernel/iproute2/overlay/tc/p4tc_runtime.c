@@ -650,8 +650,173 @@ static int p4rt_parse_path(const char *str, char *pname, char *tname)
 	return 0;
 }
 
+/* tc -b: consecutive creates, updates or deletes by key in one pipeline
+ * go to the kernel P4TC_MSGBATCH_SIZE to a message, which the kernel
+ * applies whole or not at all.  When it refuses one, its lines are sent
+ * again one by one: the lines before the faulty one are applied, the
+ * faulty one says its error and its line number, as without grouping.
+ */
+struct p4rt_line {
+	int lineno;
+	int argc;
+	char **argv;
+};
+
+struct p4rt_group {
+	struct p4rt_req req;
+	struct rtattr *root;
+	int type;
+	int flags;
+	char pname[PIPELINENAMSIZ];
+	int n;
+	struct p4rt_line lines[P4TC_MSGBATCH_SIZE];
+};
+
+static struct p4rt_group *group;
+static bool replaying;
+static const char *batch_name = "-";
+bool p4rt_batch_failed;
+
+/* tc -b FILE starts: FILE names the faulty lines */
+void p4rt_batch_begin(const char *name)
+{
+	batch_name = name ?: "-";
+	p4rt_batch_failed = false;
+}
+
+static void group_free_lines(void)
+{
+	int i, j;
+
+	for (i = 0; i < group->n; i++) {
+		for (j = 0; j < group->lines[i].argc; j++)
+			free(group->lines[i].argv[j]);
+		free(group->lines[i].argv);
+	}
+	group->n = 0;
+}
+
+static int do_p4runtime_one(int argc, char **argv);
+
+/**
+ * p4rt_batch_flush - send the entries tc -b has grouped
+ *
+ * Return: 0, or -1 with cmdlineno set to the faulty line.  With -force
+ * every faulty line is reported here ("Command failed FILE:LINE"), 0 is
+ * returned and p4rt_batch_failed is set.
+ */
+int p4rt_batch_flush(void)
+{
+	int i, ret = 0, line = cmdlineno;
+
+	if (!group || !group->n)
+		return 0;
+	addattr_nest_end(&group->req.n, group->root);
+	if (rtnl_talk_suppress_rtnl_errmsg(&rth, &group->req.n, NULL) >= 0) {
+		group_free_lines();
+		return 0;
+	}
+	replaying = true;
+	for (i = 0; i < group->n; i++) {
+		cmdlineno = group->lines[i].lineno;
+		if (!do_p4runtime_one(group->lines[i].argc,
+				      group->lines[i].argv))
+			continue;
+		if (!force) {
+			ret = -1;
+			break;
+		}
+		fprintf(stderr, "Command failed %s:%d\n", batch_name, cmdlineno);
+		p4rt_batch_failed = true;
+	}
+	replaying = false;
+	group_free_lines();
+	if (!ret)
+		cmdlineno = line;
+	return ret;
+}
+
+/* Keep a copy of a line, to send it again alone. */
+static int group_keep_line(int argc, char **argv)
+{
+	struct p4rt_line *l = &group->lines[group->n];
+	int i;
+
+	l->argv = calloc(argc, sizeof(*l->argv));
+	if (!l->argv)
+		return -1;
+	for (i = 0; i < argc; i++) {
+		l->argv[i] = strdup(argv[i]);
+		if (!l->argv[i]) {
+			while (i--)
+				free(l->argv[i]);
+			free(l->argv);
+			return -1;
+		}
+	}
+	l->argc = argc;
+	l->lineno = cmdlineno;
+	return 0;
+}
+
+/* Add one entry's object (built in @req) to the group: 0 when grouped. */
+static int group_add(struct p4rt_req *req, struct rtattr *obj,
+		     const char *pname, int argc, char **argv)
+{
+	struct rtattr *copy;
+
+	if (!group) {
+		group = calloc(1, sizeof(*group));
+		if (!group)
+			return -1;
+	}
+	if (group->n &&
+	    (group->type != req->n.nlmsg_type ||
+	     group->flags != req->n.nlmsg_flags ||
+	     strcmp(group->pname, pname) ||
+	     NLMSG_ALIGN(group->req.n.nlmsg_len) + RTA_ALIGN(obj->rta_len) >
+	     sizeof(group->req) - RTA_LENGTH(0)) &&
+	    p4rt_batch_flush())
+		return -1;
+	if (!group->n) {
+		group->req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct p4tcmsg));
+		group->req.n.nlmsg_type = req->n.nlmsg_type;
+		group->req.n.nlmsg_flags = req->n.nlmsg_flags;
+		group->req.t = req->t;
+		group->type = req->n.nlmsg_type;
+		group->flags = req->n.nlmsg_flags;
+		snprintf(group->pname, sizeof(group->pname), "%s", pname);
+		addattrstrz(&group->req.n, MAX_MSG, P4TC_ROOT_PNAME, pname);
+		group->root = addattr_nest(&group->req.n, MAX_MSG,
+					   P4TC_ROOT | NLA_F_NESTED);
+	}
+	if (group_keep_line(argc, argv))
+		return -1;
+	copy = NLMSG_TAIL(&group->req.n);
+	memcpy(copy, obj, obj->rta_len);
+	copy->rta_type = (group->n + 1) | NLA_F_NESTED;
+	group->req.n.nlmsg_len = NLMSG_ALIGN(group->req.n.nlmsg_len) +
+				 RTA_ALIGN(obj->rta_len);
+	if (++group->n == P4TC_MSGBATCH_SIZE)
+		return p4rt_batch_flush();
+	return 0;
+}
+
 int do_p4runtime(int argc, char **argv)
 {
+	/* anything but a groupable line sends the group first */
+	if (batch_mode && !replaying && group && group->n &&
+	    (argc < 1 || (strcmp(*argv, "create") && strcmp(*argv, "update") &&
+			  strcmp(*argv, "del") && strcmp(*argv, "delete"))) &&
+	    p4rt_batch_flush())
+		return -1;
+	return do_p4runtime_one(argc, argv);
+}
+
+static int do_p4runtime_one(int argc, char **argv)
+{
+	int argc0 = argc;
+	char **argv0 = argv;
 	char pname[PIPELINENAMSIZ], tname[TABLENAMSIZ];
 	struct rtattr *root, *obj, *params;
 	struct p4rt_print_state st = {};
@@ -727,6 +892,10 @@ int do_p4runtime(int argc, char **argv)
 	}
 
 	if (cmd != RT_GET) {
+		if (batch_mode && !replaying && has_key)
+			return group_add(&req, obj, pname, argc0, argv0);
+		if (batch_mode && !replaying && p4rt_batch_flush())
+			return -1;
 		if (rtnl_talk(&rth, &req.n, NULL) < 0)
 			return -1;
 		return 0;
