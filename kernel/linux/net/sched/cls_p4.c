@@ -174,10 +174,6 @@ static int p4_change(struct net *net, struct sk_buff *in_skb,
 	err = p4_parse_flags(tb, &userflags, extack);
 	if (err < 0)
 		return err;
-	if (head && handle && handle != head->handle) {
-		NL_SET_ERR_MSG(extack, "A replaced p4 filter keeps its handle");
-		return -EINVAL;
-	}
 
 	new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
 	if (!new)
