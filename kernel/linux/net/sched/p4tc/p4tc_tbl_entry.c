@@ -459,21 +459,64 @@ static void entry_del(struct p4tc_table *table, struct p4tc_table_entry *e)
 	call_rcu(&e->rcu, entry_free_rcu);
 }
 
+/* rhashtable_free_and_destroy() hands over the head of each key's chain */
+static void entry_chain_free(void *ptr, void *arg)
+{
+	struct p4tc_table_entry *e = ptr, *next;
+
+	for (; e; e = next) {
+		next = rcu_dereference_protected(e->next, 1);
+		entry_free(e);
+	}
+}
+
+static void mask_free_entries_work(struct work_struct *work)
+{
+	struct p4tc_table_mask *m = container_of(to_rcu_work(work),
+						 struct p4tc_table_mask,
+						 rwork);
+
+	rhashtable_free_and_destroy(&m->ht, entry_chain_free, NULL);
+	kfree(m);
+}
+
+/* Take every entry out of @table at once.  Unlinking a million entries
+ * one by one takes minutes under RTNL on a debug kernel (each removal may
+ * shrink a hash table); here the masks leave the datapath's list, and a
+ * worker frees them with their entries after a grace period, holding no
+ * lock.
+ */
+static void entries_detach_all(struct p4tc_table *table)
+{
+	struct p4tc_table_mask *m, *tmp;
+	struct p4tc_stats_block *blk;
+	unsigned long idx;
+
+	list_for_each_entry_safe(m, tmp, &table->masks, list) {
+		list_del_rcu(&m->list);
+		INIT_RCU_WORK(&m->rwork, mask_free_entries_work);
+		queue_rcu_work(system_unbound_wq, &m->rwork);
+	}
+	xa_for_each(&table->stats_blocks, idx, blk) {
+		xa_erase(&table->stats_blocks, idx);
+		call_rcu(&blk->rcu, stats_block_free_rcu);
+	}
+	/* the entries' handles; the next ones keep counting up */
+	idr_destroy(&table->entries_idr);
+	table->num_masks = 0;
+	table->num_entries = 0;
+}
+
 /**
  * p4tc_table_entries_flush - delete every entry of a table, whatever the
  * permissions (the table is going)
  * @table: the table
+ *
+ * The entries are freed by a worker after a grace period.
  */
 void p4tc_table_entries_flush(struct p4tc_table *table)
 {
-	struct p4tc_table_entry *e;
-	unsigned long tmp, id;
-
-	idr_for_each_entry_ul(&table->entries_idr, e, tmp, id) {
-		entry_del(table, e);
-		/* a million entries take seconds: let others run */
-		cond_resched();
-	}
+	entries_detach_all(table);
 }
 
 /**
@@ -1213,10 +1256,17 @@ static int rt_flush(struct p4tc_table *table, struct netlink_ext_ack *extack)
 	u32 kept = 0;
 
 	idr_for_each_entry_ul(&table->entries_idr, e, tmp, id) {
+		if (!(e->permissions & P4TC_CTRL_PERM_D))
+			kept++;
+	}
+	if (!kept) {
+		entries_detach_all(table);
+		return 0;
+	}
+	/* some stay: the others go one by one */
+	idr_for_each_entry_ul(&table->entries_idr, e, tmp, id) {
 		if (e->permissions & P4TC_CTRL_PERM_D)
 			entry_del(table, e);
-		else
-			kept++;
 		cond_resched();
 	}
 	if (kept)
