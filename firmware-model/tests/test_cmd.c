@@ -388,12 +388,71 @@ static void test_counters_registers(void **state)
 	rig_free(r);
 }
 
+/* What the host's monitor reads: the loaded pipeline, tables, entries. */
+static void test_introspection(void **state)
+{
+	struct rig *r = rig_new(4);
+	struct p4fw_pipeline_stats ps;
+	struct p4fw_table_stats ts;
+	struct p4fw_entry_stats es;
+	struct p4fw_port_stats pt;
+	struct p4nic_entry e;
+	uint32_t h = 0, i, acl = 0xffffffff;
+
+	(void)state;
+	assert_false(p4fw_pipeline_stats(r->fw, &ps));
+	assert_int_equal(p4fw_table_stats(r->fw, 0, &ts), -1);
+	assert_int_equal(p4fw_entry_next(r->fw, 0, &h, &es), -1);
+	assert_int_equal(p4fw_port_stats(r->fw, 3, &pt), 0);
+	assert_false(pt.enabled);
+	assert_int_equal(p4fw_port_stats(r->fw, 4, &pt), -1);
+
+	rig_load(r, program_acl);
+	acl_entry(&e, 5, 3);
+	assert_int_equal(rig_entry(r, P4NIC_CMD_ENTRY_ADD, &e).status,
+			 P4NIC_ST_OK);
+	acl_entry(&e, 9, 4);
+	e.key[10] = 23;
+	assert_int_equal(rig_entry(r, P4NIC_CMD_ENTRY_ADD, &e).status,
+			 P4NIC_ST_OK);
+	assert_true(p4fw_pipeline_stats(r->fw, &ps));
+	assert_int_equal(ps.pipeid, ACL_PIPEID);
+	assert_int_equal(ps.num_entries, 2);
+	for (i = 0; i < ps.num_tables; i++) {
+		assert_int_equal(p4fw_table_stats(r->fw, i, &ts), 0);
+		if (ts.id == ACL_TABLE)
+			acl = i;
+	}
+	assert_int_equal(p4fw_table_stats(r->fw, ps.num_tables, &ts), -1);
+	assert_int_not_equal(acl, 0xffffffff);
+	assert_int_equal(p4fw_table_stats(r->fw, acl, &ts), 0);
+	assert_int_equal(ts.type, P4NIC_TABLE_TERNARY);
+	assert_int_equal(ts.num_entries, 2);
+	assert_int_equal(ts.num_masks, 1);
+
+	h = 0;
+	assert_int_equal(p4fw_entry_next(r->fw, acl, &h, &es), 0);
+	assert_int_equal(es.handle, 5);
+	assert_int_equal(es.prio, 3);
+	assert_int_equal(es.action_id, ACL_DENY);
+	assert_int_equal(es.key_bytes, 11);
+	assert_int_equal(es.key[10], 22);
+	assert_int_equal(es.mask[0], 255);
+	assert_int_equal(h, 6);
+	assert_int_equal(p4fw_entry_next(r->fw, acl, &h, &es), 0);
+	assert_int_equal(es.handle, 9);
+	assert_int_equal(es.key[10], 23);
+	assert_int_equal(p4fw_entry_next(r->fw, acl, &h, &es), -1);
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_identify),
 		cmocka_unit_test(test_flags_and_ports),
 		cmocka_unit_test(test_load_unload),
+		cmocka_unit_test(test_introspection),
 		cmocka_unit_test(test_entry_refusals),
 		cmocka_unit_test(test_lpm_mask),
 		cmocka_unit_test(test_counters_registers),

@@ -82,6 +82,65 @@ struct p4fw_verdict {
 	struct p4fw_copy mirrors[4];
 };
 
+/*
+ * Introspection for the host (QEMU's "info p4nic"): what is loaded and
+ * what it counted, in host byte order.  Reading changes nothing.
+ */
+struct p4fw_port_stats {
+	bool enabled;
+	bool link;
+	uint64_t rx_packets, rx_bytes;	/* from the wire */
+	uint64_t tx_packets, tx_bytes;	/* to the wire */
+	uint64_t to_host, dropped, no_buffer;
+};
+
+struct p4fw_pipeline_stats {
+	uint32_t pipeid;
+	uint32_t num_tables;
+	uint32_t num_actions;
+	uint32_t num_registers;
+	uint32_t num_entries;
+};
+
+struct p4fw_table_stats {
+	uint32_t id;
+	uint32_t type;		/* P4NIC_TABLE_* */
+	uint32_t key_bits;
+	uint32_t max_entries;
+	uint32_t num_entries;
+	uint32_t num_masks;	/* ternary */
+	uint32_t miss_mode;	/* P4NIC_MISS_* */
+	uint64_t hits, misses;
+};
+
+/* An entry; key and mask point into the firmware, key_bytes long. */
+struct p4fw_entry_stats {
+	uint32_t handle;
+	uint32_t prio;
+	uint32_t action_id;	/* 0: none of its own */
+	uint32_t key_bytes;
+	const uint8_t *key;
+	const uint8_t *mask;
+	uint64_t packets, bytes;
+};
+
+/* 0, or -1 for a port beyond the NIC's. */
+int p4fw_port_stats(const struct p4fw *fw, uint32_t port,
+		    struct p4fw_port_stats *st);
+/* false when no pipeline is loaded. */
+bool p4fw_pipeline_stats(const struct p4fw *fw,
+			 struct p4fw_pipeline_stats *st);
+/* The table at INDEX (0..num_tables-1): 0, or -1 when there is none. */
+int p4fw_table_stats(const struct p4fw *fw, uint32_t index,
+		     struct p4fw_table_stats *st);
+/*
+ * The entry with the lowest handle at or after *HANDLE in the table at
+ * INDEX: 0 and *HANDLE set to the handle after it, or -1 when none is
+ * left.  A walk costs max_entries steps at most.
+ */
+int p4fw_entry_next(const struct p4fw *fw, uint32_t index, uint32_t *handle,
+		    struct p4fw_entry_stats *st);
+
 /* Run the loaded pipeline on a frame that arrived on IN_PORT. */
 void p4fw_process(struct p4fw *fw, uint32_t in_port, const uint8_t *pkt,
 		  uint32_t len, struct p4fw_verdict *v);
