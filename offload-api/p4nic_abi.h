@@ -59,6 +59,9 @@
 #define P4NIC_REG_CTRL		0x010	/* RW: P4NIC_CTRL_* */
 #define P4NIC_REG_STATUS	0x014	/* RO: P4NIC_STATUS_* */
 #define P4NIC_REG_INTR_MASK	0x018	/* RW: bit per vector, 1 = masked */
+#define P4NIC_REG_ERR_COUNT	0x01c	/* RO: register writes refused */
+#define P4NIC_REG_ERR_LAST	0x020	/* RO: the last one, P4NIC_ERR_* */
+#define P4NIC_REG_FATAL_QUEUE	0x024	/* RO: see P4NIC_STATUS_FATAL */
 
 #define P4NIC_MAGIC		0x434e3450	/* "P4NC" */
 
@@ -70,6 +73,33 @@
 
 #define P4NIC_STATUS_READY	(1u << 0)
 #define P4NIC_STATUS_FATAL	(1u << 1)	/* see the event queue */
+
+/*
+ * A register write the device cannot accept changes nothing; it is
+ * counted in ERR_COUNT and described by ERR_LAST: the register's offset
+ * in bits 0..15, why in bits 16..23.
+ */
+#define P4NIC_ERR_OFFSET(v)	((v) & 0xffff)
+#define P4NIC_ERR_WHY(v)	(((v) >> 16) & 0xff)
+
+enum p4nic_reg_error {
+	P4NIC_ERR_NONE = 0,
+	P4NIC_ERR_READ_ONLY = 1,	/* or no register at that offset */
+	P4NIC_ERR_VALUE = 2,	/* size, alignment, index out of range */
+	P4NIC_ERR_BUSY = 3,	/* a queue reprogrammed while it runs */
+	P4NIC_ERR_NO_PORT = 4,	/* a port or vector the device lacks */
+	P4NIC_ERR_ACCESS = 5,	/* not a 32-bit aligned access */
+};
+
+/*
+ * When DMA to or from a queue fails (its base or a descriptor's ring
+ * slot is not guest memory), the device stops all queues and DMA, sets
+ * STATUS.FATAL, and FATAL_QUEUE holds the BASE_LO register offset of that
+ * queue (0x100 admin, 0x120 completions, 0x140 events, port rings'
+ * P4NIC_REG_PORT(p) + TX_BASE_LO / RX_BASE_LO).  Only RESET recovers.
+ * A bad buffer address in a TX or RX descriptor is not fatal: that
+ * descriptor completes with P4NIC_DESC_ERROR.
+ */
 
 /*
  * Admin queue (commands, 64 bytes each), its completion queue (16 bytes
@@ -378,7 +408,7 @@ struct p4nic_event {
 
 enum p4nic_event_type {
 	P4NIC_EV_LINK = 1,
-	P4NIC_EV_FATAL = 2,	/* data: P4NIC_F_* of the broken queue */
+	P4NIC_EV_FATAL = 2,	/* data: as P4NIC_REG_FATAL_QUEUE */
 };
 
 /* ------------------------------------------------------------------ */
