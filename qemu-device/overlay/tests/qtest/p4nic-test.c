@@ -13,6 +13,7 @@
 #include "qemu/osdep.h"
 #include <poll.h>
 #include "libqtest.h"
+#include "qemu/bswap.h"
 #include "libqos/libqos-pc.h"
 #include "libqos/pci.h"
 #include "qapi/qmp/qdict.h"
@@ -210,6 +211,12 @@ static void cmd_ok(Nic *n, uint16_t op, const void *in, uint32_t in_len,
     struct p4nic_cpl c = cmd(n, op, in, in_len, out_len, p0, p1, p2);
 
     g_assert_cmpuint(le16_to_cpu(c.status), ==, P4NIC_ST_OK);
+}
+
+static void identify(Nic *n)
+{
+    cmd_ok(n, P4NIC_CMD_IDENTIFY, NULL, 0, sizeof(struct p4nic_identity), 0,
+           0, 0);
 }
 
 static void load_router(Nic *n)
@@ -640,19 +647,19 @@ static void test_interrupts(void)
     g_assert_cmpuint(qpci_msix_table_size(n->dev), ==, 2 + 2 * NPORTS);
     qtest_writel(n->qs->qts, msg, 0);
     msix_entry(n, P4NIC_VEC_ADMIN, msg, 0xcafe0000, false);
-    cmd_ok(n, P4NIC_CMD_IDENTIFY, NULL, 0, 0, 0, 0, 0);
+    identify(n);
     g_assert_cmphex(qtest_readl(n->qs->qts, msg), ==, 0xcafe0000);
 
     qtest_writel(n->qs->qts, msg, 0);
     wr(n, P4NIC_REG_INTR_MASK, 1u << P4NIC_VEC_ADMIN);
-    cmd_ok(n, P4NIC_CMD_IDENTIFY, NULL, 0, 0, 0, 0, 0);
+    identify(n);
     g_assert_cmphex(qtest_readl(n->qs->qts, msg), ==, 0);
     wr(n, P4NIC_REG_INTR_MASK, 0);
     g_assert_cmphex(qtest_readl(n->qs->qts, msg), ==, 0xcafe0000);
 
     qtest_writel(n->qs->qts, msg, 0);
     msix_entry(n, P4NIC_VEC_ADMIN, msg, 0xcafe0000, true);
-    cmd_ok(n, P4NIC_CMD_IDENTIFY, NULL, 0, 0, 0, 0, 0);
+    identify(n);
     g_assert_cmphex(qtest_readl(n->qs->qts, msg), ==, 0);
     g_assert(qpci_msix_pending(n->dev, P4NIC_VEC_ADMIN));
     g_assert(!qpci_msix_pending(n->dev, P4NIC_VEC_EVENT));
@@ -743,7 +750,7 @@ static void test_bad_registers(void)
                    ++errs);
 
     /* after all that, the device works */
-    cmd_ok(n, P4NIC_CMD_IDENTIFY, NULL, 0, 0, 0, 0, 0);
+    identify(n);
     g_assert_cmphex(rd(n, P4NIC_REG_STATUS), ==, P4NIC_STATUS_READY);
     nic_free(n);
 }
@@ -853,7 +860,7 @@ static void test_fatal_queue(void)
                     port_reg(1, P4NIC_PORT_TX_BASE_LO));
     /* RESET recovers */
     bring_up(n);
-    cmd_ok(n, P4NIC_CMD_IDENTIFY, NULL, 0, 0, 0, 0, 0);
+    identify(n);
     nic_free(n);
 }
 
@@ -916,7 +923,7 @@ static void test_bad_properties(void)
     qobject_unref(rsp);
     qtest_quit(qts);
 
-    qts = qtest_init("");
+    qts = qtest_init("-nodefaults");
     rsp = qtest_qmp(qts, "{'execute': 'device_add', 'arguments': "
                     "{'driver': 'p4nic', 'ports': 9}}");
     g_assert(strstr(qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"),

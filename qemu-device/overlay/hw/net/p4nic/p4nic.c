@@ -17,7 +17,6 @@
 #include "hw/pci/msix.h"
 #include "hw/qdev-properties.h"
 #include "migration/blocker.h"
-#include "migration/vmstate.h"
 #include "p4nic.h"
 #include "trace.h"
 
@@ -338,6 +337,10 @@ static void p4nic_realize(PCIDevice *pdev, Error **errp)
         return;
     }
 
+    /*
+     * Not migratable: the blocker (not an unmigratable vmsd) so that
+     * migrate and savevm give the user the reason.
+     */
     error_setg(&s->migration_blocker,
                "p4nic does not migrate: its firmware state (pipeline, "
                "tables, entries, registers, counters) is not serialised");
@@ -418,12 +421,6 @@ static Property p4nic_properties[] = {
     DEFINE_PROP_END_OF_LIST(),
 };
 
-/* Migration is refused by the blocker realize adds; this says so too. */
-static const VMStateDescription p4nic_vmstate = {
-    .name = TYPE_P4NIC,
-    .unmigratable = 1,
-};
-
 static void p4nic_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
@@ -438,7 +435,6 @@ static void p4nic_class_init(ObjectClass *klass, void *data)
     k->class_id = P4NIC_PCI_CLASS;
     dc->desc = "P4 programmable NIC (P4TC offload)";
     dc->reset = p4nic_qdev_reset;
-    dc->vmsd = &p4nic_vmstate;
     device_class_set_props(dc, p4nic_properties);
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
