@@ -545,8 +545,10 @@ static void test_pipeline_packet(void)
     nic_free(n);
 }
 
-/* No pipeline: a plain NIC.  Wire to host with reason NO_PIPELINE, host
- * to wire unchanged. */
+/*
+ * No pipeline: a plain NIC.  Wire to host with reason NO_PIPELINE, host
+ * to wire unchanged.
+ */
 static void test_plain_nic(void)
 {
     Nic *n = nic_new("");
