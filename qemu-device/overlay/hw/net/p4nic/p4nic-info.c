@@ -58,13 +58,15 @@ static void p4nic_info_port(P4NicState *s, GString *buf, uint32_t p)
                            st.enabled ? "enabled" : "disabled");
     g_string_append_printf(buf, "    wire: rx %" PRIu64 " (%" PRIu64
                            " bytes) tx %" PRIu64 " (%" PRIu64 " bytes) "
-                           "dropped while off %" PRIu64 "\n",
-                           st.rx_packets, st.rx_bytes, st.tx_packets,
-                           st.tx_bytes, pt->wire_dropped);
+                           "dropped while off %" PRIu64 " looped %" PRIu64
+                           "\n", st.rx_packets, st.rx_bytes, st.tx_packets,
+                           st.tx_bytes, pt->wire_dropped, pt->loop_dropped);
     g_string_append_printf(buf, "    pipeline: to host %" PRIu64 " dropped %"
                            PRIu64 " no buffer %" PRIu64 " too big %" PRIu64
                            "\n", st.to_host, st.dropped, st.no_buffer,
                            pt->rx_too_big);
+    g_string_append_printf(buf, "    held for a buffer: %u now, %" PRIu64
+                           " in all\n", pt->held_count, pt->rx_held);
     p4nic_info_queue(buf, "tx ring", &pt->tx);
     p4nic_info_queue(buf, "rx ring", &pt->rx);
 }

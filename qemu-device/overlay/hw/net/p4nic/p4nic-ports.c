@@ -6,9 +6,11 @@
  * transmits it on a port, drops it, or delivers it to the host on the RX
  * ring of the port it came in on; mirrors go out whatever the verdict.
  * Frames the host transmits go straight to the wire (the pipeline is an
- * ingress pipeline).  A port whose RX ring has no free buffer does not
- * receive: the frames wait in the netdev's queue until the driver posts
- * buffers, so a slow guest loses nothing.
+ * ingress pipeline).  A frame for the host that finds no free RX buffer
+ * waits in the port's held queue while the port goes on forwarding; when
+ * that queue is full the port stops taking frames from its wire (they
+ * wait in the netdev's queue) until the driver posts buffers.  A slow
+ * guest loses nothing.
  *
  * Copyright (c) 2026 The P4TC offload authors
  *
@@ -96,8 +98,11 @@ static void p4nic_port_tx(P4NicState *s, P4NicPort *pt)
 /* Host RX                                                             */
 /* ------------------------------------------------------------------ */
 
-/* Deliver a frame to the host in the next buffer of PT's RX ring. */
-static void p4nic_host_rx(P4NicState *s, P4NicPort *pt, const uint8_t *data,
+/*
+ * Write a frame to the next posted buffer of PT's RX ring, which has one.
+ * False if the ring's DMA failed (the device stopped).
+ */
+static bool p4nic_rx_fill(P4NicState *s, P4NicPort *pt, const uint8_t *data,
                           uint32_t len, uint32_t reason, uint32_t info)
 {
     uint32_t reg = P4NIC_REG_PORT(pt->index) + P4NIC_PORT_RX_BASE_LO;
@@ -106,17 +111,10 @@ static void p4nic_host_rx(P4NicState *s, P4NicPort *pt, const uint8_t *data,
     uint16_t status = P4NIC_DESC_DONE;
     uint64_t addr;
 
-    if (!pt->rx.size || pt->rx.head == pt->rx.tail) {
-        /* only with no ring at all: can_receive holds frames back */
-        pt->rx_no_buffer++;
-        p4fw_count_no_buffer(s->fw, pt->index);
-        trace_p4nic_rx_no_buffer(pt->index, len);
-        return;
-    }
     addr = pt->rx.base + (uint64_t)pt->rx.head * sizeof(d);
     if (pci_dma_read(pdev, addr, d, sizeof(d)) != MEMTX_OK) {
         p4nic_fatal(s, reg, addr);
-        return;
+        return false;
     }
     if (len > lduw_le_p(d + offsetof(struct p4nic_rx_desc, buf_len))) {
         status |= P4NIC_DESC_ERROR;
@@ -136,12 +134,79 @@ static void p4nic_host_rx(P4NicState *s, P4NicPort *pt, const uint8_t *data,
                       d + P4NIC_RX_DESC_PKT_LEN, P4NIC_RX_DESC_WB_LEN) !=
         MEMTX_OK) {
         p4nic_fatal(s, reg, addr);
-        return;
+        return false;
     }
     trace_p4nic_rx(pt->index, pt->rx.head, len, status, reason, info);
     pt->rx.head = (pt->rx.head + 1) & (pt->rx.size - 1);
     pt->rx.done++;
-    p4nic_irq(s, P4NIC_VEC_RX(pt->index));
+    return true;
+}
+
+static bool p4nic_rx_has_buffer(P4NicPort *pt)
+{
+    return pt->rx.size && pt->rx.head != pt->rx.tail;
+}
+
+/* Move held frames to posted buffers, oldest first. */
+static void p4nic_rx_drain(P4NicState *s, P4NicPort *pt)
+{
+    bool filled = false;
+
+    while (pt->held_count && p4nic_rx_has_buffer(pt) && p4nic_running(s)) {
+        P4NicHeld *h = &pt->held[pt->held_first];
+
+        if (!p4nic_rx_fill(s, pt, h->data, h->len, h->reason, h->info)) {
+            break;
+        }
+        g_free(h->data);
+        h->data = NULL;
+        pt->held_first = (pt->held_first + 1) % P4NIC_HELD_MAX;
+        pt->held_count--;
+        filled = true;
+    }
+    if (filled) {
+        p4nic_irq(s, P4NIC_VEC_RX(pt->index));
+    }
+}
+
+static void p4nic_rx_drop_held(P4NicPort *pt)
+{
+    while (pt->held_count) {
+        g_free(pt->held[pt->held_first].data);
+        pt->held[pt->held_first].data = NULL;
+        pt->held_first = (pt->held_first + 1) % P4NIC_HELD_MAX;
+        pt->held_count--;
+    }
+    pt->held_first = 0;
+}
+
+/* Deliver a frame to the host on PT's RX ring, or hold it for a buffer. */
+static void p4nic_host_rx(P4NicState *s, P4NicPort *pt, const uint8_t *data,
+                          uint32_t len, uint32_t reason, uint32_t info)
+{
+    P4NicHeld *h;
+
+    if (!pt->held_count && p4nic_rx_has_buffer(pt)) {
+        if (p4nic_rx_fill(s, pt, data, len, reason, info)) {
+            p4nic_irq(s, P4NIC_VEC_RX(pt->index));
+        }
+        return;
+    }
+    /* can_receive keeps room here, but for a port with no ring at all */
+    if (!pt->rx.size || pt->held_count == P4NIC_HELD_MAX) {
+        pt->rx_no_buffer++;
+        p4fw_count_no_buffer(s->fw, pt->index);
+        trace_p4nic_rx_no_buffer(pt->index, len);
+        return;
+    }
+    h = &pt->held[(pt->held_first + pt->held_count) % P4NIC_HELD_MAX];
+    h->data = g_memdup2(data, len);
+    h->len = len;
+    h->reason = reason;
+    h->info = info;
+    pt->held_count++;
+    pt->rx_held++;
+    trace_p4nic_rx_held(pt->index, len, pt->held_count);
 }
 
 /* ------------------------------------------------------------------ */
@@ -156,7 +221,7 @@ static bool p4nic_port_can_receive(NetClientState *nc)
     if (!p4nic_port_running(pt->s, pt) || !pt->rx.size) {
         return true;
     }
-    return pt->rx.head != pt->rx.tail;
+    return pt->held_count < P4NIC_HELD_MAX;
 }
 
 static ssize_t p4nic_port_receive(NetClientState *nc, const uint8_t *buf,
@@ -172,6 +237,26 @@ static ssize_t p4nic_port_receive(NetClientState *nc, const uint8_t *buf,
         trace_p4nic_wire_dropped(pt->index, size);
         return size;
     }
+    /*
+     * Not now: the net layer keeps the frame and stops delivering until
+     * qemu_flush_queued_packets() (a queue flush does not ask
+     * can_receive before each frame).
+     */
+    if (!p4nic_port_can_receive(nc)) {
+        return 0;
+    }
+    /*
+     * A frame this device sends may come straight back into one of its
+     * ports (two ports on one hub): the firmware's buffers still hold the
+     * frame being sent, and a loop would never end.  Like a switch
+     * without a loop guard, the looped frame is lost, and counted.
+     */
+    if (s->in_pipeline) {
+        pt->loop_dropped++;
+        trace_p4nic_loop_dropped(pt->index, size);
+        return size;
+    }
+    s->in_pipeline = true;
     p4fw_process(s->fw, pt->index, buf, size, &v);
     trace_p4nic_verdict(pt->index, v.kind, v.port, v.reason, v.num_mirrors);
     for (i = 0; i < v.num_mirrors; i++) {
@@ -188,6 +273,7 @@ static ssize_t p4nic_port_receive(NetClientState *nc, const uint8_t *buf,
     case P4FW_DROP:
         break;
     }
+    s->in_pipeline = false;
     return size;
 }
 
@@ -322,6 +408,7 @@ void p4nic_port_write(P4NicState *s, uint32_t p, hwaddr off, uint32_t val)
         }
         pt->rx.tail = val;
         if (p4nic_port_running(s, pt)) {
+            p4nic_rx_drain(s, pt);
             qemu_flush_queued_packets(qemu_get_queue(pt->nic));
         }
         return;
@@ -346,7 +433,8 @@ void p4nic_ports_kick(P4NicState *s)
             continue;
         }
         p4nic_port_tx(s, pt);
-        if (pt->rx.head != pt->rx.tail) {
+        p4nic_rx_drain(s, pt);
+        if (pt->held_count < P4NIC_HELD_MAX) {
             qemu_flush_queued_packets(qemu_get_queue(pt->nic));
         }
     }
@@ -361,9 +449,12 @@ void p4nic_ports_reset(P4NicState *s)
 
         memset(&pt->tx, 0, sizeof(pt->tx));
         memset(&pt->rx, 0, sizeof(pt->rx));
+        p4nic_rx_drop_held(pt);
+        pt->rx_held = 0;
         pt->rx_no_buffer = 0;
         pt->rx_too_big = 0;
         pt->wire_dropped = 0;
+        pt->loop_dropped = 0;
         p4fw_set_link(s->fw, p, !qemu_get_queue(pt->nic)->link_down);
     }
 }
@@ -393,5 +484,6 @@ void p4nic_ports_cleanup(P4NicState *s)
 
     for (p = 0; p < s->num_ports; p++) {
         qemu_del_nic(s->ports[p].nic);
+        p4nic_rx_drop_held(&s->ports[p]);
     }
 }

@@ -44,6 +44,20 @@ typedef struct P4NicQueue {
     uint64_t errors;            /* descriptors completed with ERROR */
 } P4NicQueue;
 
+/*
+ * Frames for the host that found the RX ring empty wait here, in order,
+ * so that a slow driver loses nothing while the port keeps forwarding;
+ * with P4NIC_HELD_MAX waiting, the port stops taking frames from its wire.
+ */
+#define P4NIC_HELD_MAX          32
+
+typedef struct P4NicHeld {
+    uint8_t *data;
+    uint32_t len;
+    uint32_t reason;
+    uint32_t info;
+} P4NicHeld;
+
 typedef struct P4NicPort {
     P4NicState *s;
     uint32_t index;
@@ -51,9 +65,14 @@ typedef struct P4NicPort {
     NICState *nic;
     P4NicQueue tx;
     P4NicQueue rx;
-    uint64_t rx_no_buffer;      /* frames for the host with no buffer */
+    P4NicHeld held[P4NIC_HELD_MAX];
+    uint32_t held_first;
+    uint32_t held_count;
+    uint64_t rx_held;           /* frames that had to wait for a buffer */
+    uint64_t rx_no_buffer;      /* frames for the host with no ring */
     uint64_t rx_too_big;        /* frames larger than the posted buffer */
     uint64_t wire_dropped;      /* frames in while the port was off */
+    uint64_t loop_dropped;      /* our own frames, looped back into us */
 } P4NicPort;
 
 struct P4NicState {
@@ -86,6 +105,7 @@ struct P4NicState {
     QEMUBH *aq_bh;
     bool aq_waiting;            /* the completion queue is full */
     uint64_t events_lost;       /* no room in the event queue */
+    bool in_pipeline;           /* a frame is in the firmware */
 
     uint8_t txbuf[P4NIC_PKT_MAX];
 };
