@@ -683,6 +683,44 @@ static void test_interrupts(void)
     nic_free(n);
 }
 
+/* Link changes reach the port's STATUS and the event queue. */
+static void test_link_events(void)
+{
+    Nic *n = nic_new();
+    struct p4nic_event ev;
+    QDict *rsp;
+
+    ring_up(n, 1);
+    rsp = qtest_qmp(n->qs->qts, "{'execute': 'set_link', 'arguments': "
+                    "{'name': 'w1', 'up': false}}");
+    g_assert(qdict_haskey(rsp, "return"));
+    qobject_unref(rsp);
+    g_assert_cmphex(rd(n, port_reg(1, P4NIC_PORT_STATUS)), ==,
+                    P4NIC_PORT_ENABLED);
+    qtest_memread(n->qs->qts, n->eq, &ev, sizeof(ev));
+    g_assert_cmpuint(le16_to_cpu(ev.type), ==, P4NIC_EV_LINK);
+    g_assert_cmpuint(le16_to_cpu(ev.port), ==, 1);
+    g_assert_cmphex(le32_to_cpu(ev.data), ==, P4NIC_PORT_ENABLED);
+    g_assert_cmpuint(le16_to_cpu(ev.flags), ==, P4NIC_CPL_PHASE);
+    g_assert_cmpuint(rd(n, P4NIC_REG_EQ_HEAD), ==, 0);
+
+    rsp = qtest_qmp(n->qs->qts, "{'execute': 'set_link', 'arguments': "
+                    "{'name': 'w1', 'up': true}}");
+    qobject_unref(rsp);
+    g_assert_cmphex(rd(n, port_reg(1, P4NIC_PORT_STATUS)), ==,
+                    P4NIC_PORT_LINK_UP | P4NIC_PORT_ENABLED);
+    qtest_memread(n->qs->qts, n->eq + 16, &ev, sizeof(ev));
+    g_assert_cmpuint(le16_to_cpu(ev.type), ==, P4NIC_EV_LINK);
+    g_assert_cmphex(le32_to_cpu(ev.data), ==,
+                    P4NIC_PORT_LINK_UP | P4NIC_PORT_ENABLED);
+    /* the driver consumes both; a third would go to slot 2 */
+    wr(n, P4NIC_REG_EQ_HEAD, 2);
+    g_assert_cmpuint(rd(n, P4NIC_REG_ERR_COUNT), ==, 0);
+    wr(n, P4NIC_REG_EQ_HEAD, 3);
+    assert_refused(n, P4NIC_REG_EQ_HEAD, P4NIC_ERR_VALUE, 1);
+    nic_free(n);
+}
+
 /*
  * Ports 2 and 3 on one hub: what the router sends out of port 2 comes
  * back into port 3 while the firmware still holds it.  The looped frame
@@ -1003,6 +1041,7 @@ int main(int argc, char **argv)
     qtest_add_func("/p4nic/plain-nic", test_plain_nic);
     qtest_add_func("/p4nic/backpressure", test_backpressure);
     qtest_add_func("/p4nic/interrupts", test_interrupts);
+    qtest_add_func("/p4nic/link-events", test_link_events);
     qtest_add_func("/p4nic/loop", test_loop);
     qtest_add_func("/p4nic/bad-registers", test_bad_registers);
     qtest_add_func("/p4nic/bad-commands", test_bad_commands);
