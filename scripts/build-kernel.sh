@@ -37,6 +37,11 @@ tree_make_pristine "$src"
 # 2. Patches (when the series changed) and 3. the overlay (new files only).
 tree_apply_patches "$src" "$top/kernel/patches" "$kdir/patches.stamp"
 tree_overlay "$src" "$top/kernel/linux" "$kdir/overlay.manifest"
+# The device ABI is shared byte for byte with QEMU's device and the
+# firmware model: one copy in offload-api/, installed as a kernel header.
+mkdir -p "$kdir/stage/include/linux"
+cp "$top/offload-api/p4nic_abi.h" "$kdir/stage/include/linux/"
+sync_overlay "$kdir/stage/include/linux" "$src/include/linux" "$kdir/abi.manifest"
 
 # 4. Configuration: tinyconfig + fragments, redone only when they change.
 frags=("$top"/kernel/config/*.config)

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The p4nic driver: a PCI function with 1 to 8 Ethernet ports whose
+ * firmware runs offloaded P4TC pipelines.  The device ABI is
+ * include/linux/p4nic_abi.h (offload-api/SPEC.md in the P4TC tree).
+ */
+#ifndef P4NIC_H
+#define P4NIC_H
+
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/pci.h>
+#include <linux/p4nic_abi.h>
+#include <linux/u64_stats_sync.h>
+
+#define P4NIC_DRV_NAME		"p4nic"
+
+#define P4NIC_AQ_SIZE		32	/* admin commands and completions */
+#define P4NIC_EQ_SIZE		64	/* events */
+#define P4NIC_RING_SIZE		256	/* TX and RX descriptors per port */
+#define P4NIC_RX_BUF_LEN	2048	/* an MTU of 1500 and its headers */
+#define P4NIC_CMD_TIMEOUT_MS	10000	/* TCG is slow; hardware is not */
+#define P4NIC_RESET_TIMEOUT_US	1000000
+
+struct p4nic;
+
+/* Per-port counters the driver keeps; the device's come from PORT_QUERY. */
+struct p4nic_ring_stats {
+	u64 packets;
+	u64 bytes;
+	u64 errors;		/* descriptors the device completed with ERROR */
+	u64 dropped;		/* RX: parser rejects and allocation failures */
+	struct u64_stats_sync syncp;
+};
+
+/**
+ * struct p4nic_port - one Ethernet port: a netdev with a TX and an RX ring
+ * @nic: the device
+ * @netdev: its net_device
+ * @index: port number on the device
+ * @napi: TX completion and RX, both vectors of the port schedule it
+ * @tx_ring: TX descriptors (coherent DMA)
+ * @tx_skb: the skb of each TX descriptor in flight
+ * @tx_dma: the DMA mapping of each TX descriptor's skb
+ * @tx_next: next descriptor to fill (the device's TX_TAIL)
+ * @tx_clean: next descriptor to complete
+ * @rx_ring: RX descriptors (coherent DMA)
+ * @rx_skb: the buffer posted in each RX descriptor
+ * @rx_dma: the DMA mapping of each posted buffer
+ * @rx_next: next descriptor to post (the device's RX_TAIL)
+ * @rx_clean: next descriptor the device fills
+ * @tx_ring_dma: bus address of @tx_ring
+ * @rx_ring_dma: bus address of @rx_ring
+ * @tx_stats: frames sent
+ * @rx_stats: frames received
+ * @up: rings allocated and the port enabled on the device
+ */
+struct p4nic_port {
+	struct p4nic *nic;
+	struct net_device *netdev;
+	u32 index;
+	struct napi_struct napi;
+
+	struct p4nic_tx_desc *tx_ring;
+	struct sk_buff **tx_skb;
+	dma_addr_t *tx_dma;
+	u32 tx_next;
+	u32 tx_clean;
+
+	struct p4nic_rx_desc *rx_ring;
+	struct sk_buff **rx_skb;
+	dma_addr_t *rx_dma;
+	u32 rx_next;
+	u32 rx_clean;
+
+	dma_addr_t tx_ring_dma;
+	dma_addr_t rx_ring_dma;
+	struct p4nic_ring_stats tx_stats;
+	struct p4nic_ring_stats rx_stats;
+	bool up;
+};
+
+/**
+ * struct p4nic - one device
+ * @pdev: its PCI function
+ * @regs: BAR 0
+ * @num_ports: ports the device has
+ * @identity: IDENTIFY's answer, as the device sent it
+ * @aq_lock: serialises admin commands: one in flight at a time
+ * @aq: admin commands (coherent DMA)
+ * @acq: completions
+ * @eq: events
+ * @aq_dma: bus address of @aq
+ * @acq_dma: bus address of @acq
+ * @eq_dma: bus address of @eq
+ * @aq_tail: next command slot
+ * @acq_head: next completion slot
+ * @acq_phase: the phase of a new completion in this pass
+ * @eq_head: next event slot
+ * @eq_phase: the phase of a new event in this pass
+ * @cpl_lock: protects the completion queue's head and @cpl_wait
+ * @cpl_wait: the cookie the waiting command expects
+ * @cpl: its completion, copied out by the interrupt handler
+ * @cpl_done: signalled when @cpl holds it
+ * @cookie: the last command's cookie
+ * @dead: a command timed out: the device is not trusted with DMA any more
+ * @ports: the ports' netdevs' private parts
+ * @irq_names: names of the MSI-X vectors in /proc/interrupts
+ */
+struct p4nic {
+	struct pci_dev *pdev;
+	void __iomem *regs;
+	u32 num_ports;
+	struct p4nic_identity identity;
+
+	struct mutex aq_lock;	/* one command at a time */
+	struct p4nic_cmd *aq;
+	struct p4nic_cpl *acq;
+	struct p4nic_event *eq;
+	dma_addr_t aq_dma;
+	dma_addr_t acq_dma;
+	dma_addr_t eq_dma;
+	u32 aq_tail;
+	u32 acq_head;
+	bool acq_phase;
+	u32 eq_head;
+	bool eq_phase;
+
+	spinlock_t cpl_lock;	/* acq_head, acq_phase, cpl_wait, cpl */
+	u32 cpl_wait;
+	struct p4nic_cpl cpl;
+	struct completion cpl_done;
+	u32 cookie;
+	bool dead;
+
+	struct p4nic_port *ports[P4NIC_MAX_PORTS];
+	char irq_names[P4NIC_NUM_VECTORS][32];
+};
+
+static inline u32 p4nic_rd(struct p4nic *nic, u32 off)
+{
+	return readl(nic->regs + off);
+}
+
+static inline void p4nic_wr(struct p4nic *nic, u32 off, u32 val)
+{
+	writel(val, nic->regs + off);
+}
+
+static inline u32 p4nic_port_reg(u32 port, u32 off)
+{
+	return P4NIC_REG_PORT(port) + off;
+}
+
+/* p4nic_adminq.c */
+int p4nic_adminq_init(struct p4nic *nic);
+int p4nic_cmd(struct p4nic *nic, u16 opcode, const void *in, u32 in_len,
+	      void *out, u32 out_len, const u32 *params, u32 nparams,
+	      u32 *result);
+irqreturn_t p4nic_adminq_irq(int irq, void *data);
+irqreturn_t p4nic_event_irq(int irq, void *data);
+int p4nic_port_set(struct p4nic *nic, u32 port, bool enabled);
+int p4nic_port_query(struct p4nic *nic, u32 port,
+		     struct p4nic_port_info *info);
+
+/* p4nic_port.c */
+int p4nic_port_create(struct p4nic *nic, u32 index);
+void p4nic_port_destroy(struct p4nic_port *port);
+irqreturn_t p4nic_port_irq(int irq, void *data);
+void p4nic_port_link(struct p4nic_port *port);
+
+/* p4nic_ethtool.c */
+extern const struct ethtool_ops p4nic_ethtool_ops;
+
+#endif /* P4NIC_H */
