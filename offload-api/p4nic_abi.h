@@ -179,10 +179,13 @@ struct p4nic_rx_desc {
 /*
  * Why a packet reached the host.  PASS and PARSER packets were decided by
  * the device (the program's verdict was ok, or the parse graph rejected
- * the packet): the bytes are the packet as the program left it and the
- * host must not run the pipeline on them again.  For every other reason
- * the bytes are the original's, nothing the program did took effect, and
- * the host runs its software pipeline from the start.
+ * the packet): the host must not run the pipeline on them again.  A PASS
+ * packet's bytes are as the program left them and the host delivers it; a
+ * PARSER packet is the original and the host drops it, as P4TC's software
+ * classifier drops what its parse graph rejects (the device hands it over
+ * so that the host can count it).  For every other reason the bytes are
+ * the original's, nothing the program did took effect, and the host runs
+ * its software pipeline from the start.
  */
 enum p4nic_rx_reason {
 	P4NIC_RX_NO_PIPELINE = 0,	/* no image loaded */
