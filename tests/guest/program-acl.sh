@@ -78,6 +78,29 @@ j=$(tc -s -j filter show dev b0 ingress prio 1)
 n=$(json_get "$j" "[f for f in j if 'options' in f][0]['options']['pkts']")
 [ "$n" = 8 ] || fail "the ACL ran on '$n' packets, expected 8"
 
+# Malformed TCP: a data offset below 5 and a header cut short are parser
+# rejects, dropped before the ACL; ssh with TCP options (data offset 6)
+# is parsed at its length and allowed by the prio 5 entry.
+ip netns exec sa /usr/bin/python3 - <<'EOF' || fail "scapy could not send"
+from scapy.all import Ether, IP, TCP, Raw, sendp
+mac = open("/sys/class/net/a0/address").read().strip()
+e = Ether(src=mac, dst="02:00:00:00:00:02")
+ip = IP(src="10.11.0.1", dst="10.11.0.2", proto=6)
+bad = bytearray(bytes(TCP(dport=22)))
+bad[12] = 0x40
+sendp([e / ip / Raw(bytes(bad)), e / ip / Raw(bytes(TCP(dport=22))[:8]),
+       e / ip / TCP(dport=22, options=[("NOP", None)] * 4)],
+      iface="a0", verbose=False)
+EOF
+n=$(hits 5)
+[ "$n" = 2 ] || fail "ssh with TCP options: prio 5 decided '$n' packets in all, expected 2"
+j=$(tc -s -j filter show dev b0 ingress prio 1)
+n=$(json_get "$j" "[f for f in j if 'options' in f][0]['options']['parser_rejects']")
+[ "$n" = 2 ] || fail "the parse graph rejected '$n' packets, expected 2"
+j=$(tc -s -j filter show dev b0 ingress prio 2)
+n=$(json_get "$j" '[f for f in j if "actions" in f.get("options", {})][0]["options"]["actions"][0]["stats"]["packets"]')
+[ "$n" = 5 ] || fail "the ACL let '$n' packets through in all, expected 5"
+
 expect_err "an entry identical in key, mask and priority" 255 "exist" \
 	$RT srcAddr 10.11.0.0/24 prio 20 action acl/cb/deny
 expect_ok "get by key and priority" $RG srcAddr 10.11.0.0/24 prio 20
