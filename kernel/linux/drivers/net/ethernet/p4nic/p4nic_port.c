@@ -61,8 +61,13 @@ static netdev_tx_t p4nic_start_xmit(struct sk_buff *skb,
 	d->rsvd = 0;
 	skb_tx_timestamp(skb);
 	port->tx_next = p4nic_ring_next(i);
-	if (!p4nic_tx_free(port))
+	if (!p4nic_tx_free(port)) {
 		netif_stop_queue(netdev);
+		/* pairs with the barrier in p4nic_tx_clean(): no lost wake */
+		smp_mb();
+		if (p4nic_tx_free(port))
+			netif_start_queue(netdev);
+	}
 	/* the descriptor is in memory before the doorbell */
 	dma_wmb();
 	p4nic_wr(port->nic, p4nic_port_reg(port->index, P4NIC_PORT_TX_TAIL),
@@ -103,6 +108,8 @@ static int p4nic_tx_clean(struct p4nic_port *port, int budget)
 	port->tx_stats.bytes += bytes;
 	port->tx_stats.errors += errors;
 	u64_stats_update_end(&port->tx_stats.syncp);
+	/* tx_clean is visible before the queue's state is read */
+	smp_mb();
 	if (netif_queue_stopped(port->netdev) && p4nic_tx_free(port))
 		netif_wake_queue(port->netdev);
 	return packets + errors;
