@@ -57,13 +57,12 @@ finish() {
 # mark and counts every packet, and every such check would pass: prove
 # that a mark nobody sets counts nothing while CMD sends packets.
 mark_guard() {
-	local dev=$1 j n
+	local dev=$1 n
 	shift
 	tc filter add dev "$dev" ingress prio 2 u32 match mark 0x5a5a5a5a \
 		0xffffffff action gact drop || { fail "mark guard: u32 mark filter"; return 1; }
 	"$@" >/dev/null 2>&1
-	j=$(tc -s -j filter show dev "$dev" ingress prio 2)
-	n=$(json_get "$j" '[f for f in j if "actions" in f.get("options", {})][0]["options"]["actions"][0]["stats"]["packets"]')
+	n=$(action_packets "$dev" 2)
 	tc filter del dev "$dev" ingress prio 2
 	[ "$n" = 0 ] || fail "mark guard: u32 counted '$n' packets with a mark nobody sets (CONFIG_CLS_U32_MARK?)"
 }
@@ -91,4 +90,18 @@ capture_wait() {
 	done
 	kill "$tpid" 2>/dev/null
 	wait "$tpid" 2>/dev/null
+}
+
+# p4_filter_stat DEV PRIO KEY: the ingress p4 filter's counter KEY (pkts,
+# parser_rejects) on DEV at PRIO
+p4_filter_stat() {
+	json_get "$(tc -s -j filter show dev "$1" ingress prio "$2")" \
+		"[f for f in j if 'options' in f][0]['options']['$3']"
+}
+
+# action_packets DEV PRIO: packets the first action of DEV's ingress
+# filter at PRIO counted
+action_packets() {
+	json_get "$(tc -s -j filter show dev "$1" ingress prio "$2")" \
+		'[f for f in j if "actions" in f.get("options", {})][0]["options"]["actions"][0]["stats"]["packets"]'
 }

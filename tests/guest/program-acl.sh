@@ -71,11 +71,9 @@ for want in "5 1" "10 2" "20 2" "30 1"; do
 	n=$(hits "$1")
 	[ "$n" = "$2" ] || fail "entry prio $1 decided '$n' packets, expected $2"
 done
-j=$(tc -s -j filter show dev b0 ingress prio 2)
-n=$(json_get "$j" '[f for f in j if "actions" in f.get("options", {})][0]["options"]["actions"][0]["stats"]["packets"]')
+n=$(action_packets b0 2)
 [ "$n" = 4 ] || fail "the ACL let '$n' packets through, expected 4"
-j=$(tc -s -j filter show dev b0 ingress prio 1)
-n=$(json_get "$j" "[f for f in j if 'options' in f][0]['options']['pkts']")
+n=$(p4_filter_stat b0 1 pkts)
 [ "$n" = 8 ] || fail "the ACL ran on '$n' packets, expected 8"
 
 # Malformed TCP: a data offset below 5 and a header cut short are parser
@@ -94,11 +92,9 @@ sendp([e / ip / Raw(bytes(bad)), e / ip / Raw(bytes(TCP(dport=22))[:8]),
 EOF
 n=$(hits 5)
 [ "$n" = 2 ] || fail "ssh with TCP options: prio 5 decided '$n' packets in all, expected 2"
-j=$(tc -s -j filter show dev b0 ingress prio 1)
-n=$(json_get "$j" "[f for f in j if 'options' in f][0]['options']['parser_rejects']")
+n=$(p4_filter_stat b0 1 parser_rejects)
 [ "$n" = 2 ] || fail "the parse graph rejected '$n' packets, expected 2"
-j=$(tc -s -j filter show dev b0 ingress prio 2)
-n=$(json_get "$j" '[f for f in j if "actions" in f.get("options", {})][0]["options"]["actions"][0]["stats"]["packets"]')
+n=$(action_packets b0 2)
 [ "$n" = 5 ] || fail "the ACL let '$n' packets through in all, expected 5"
 
 expect_err "an entry identical in key, mask and priority" 255 "exist" \

@@ -96,11 +96,7 @@ wait $pinger || fail "pings lost while the filters were replaced: $(tail -2 "$ca
 # Malformed and truncated IPv4: an IHL below 5 and a header cut short are
 # rejected by the parse graph (counted, dropped); a header with options
 # (IHL 6) is parsed at its length and routed.  tcpdump on c0 sees only it.
-rejects() {
-	json_get "$(tc -s -j filter show dev b0 ingress prio 1)" \
-		"[f for f in j if 'options' in f][0]['options']['parser_rejects']"
-}
-r0=$(rejects)
+r0=$(p4_filter_stat b0 1 parser_rejects)
 capture sc c0 -v udp
 ip netns exec sa /usr/bin/python3 - "$(mac b0)" <<'PYEOF' || fail "scapy could not send"
 import sys
@@ -118,7 +114,7 @@ capture_wait
 out=$(cat "$cap")
 grep -q "10.1.0.1.* > 10.2.0.1.7002: UDP" <<<"$out" ||
 	fail "the IPv4 header with options was not routed: $out"
-r1=$(rejects)
+r1=$(p4_filter_stat b0 1 parser_rejects)
 [ "$((r1 - r0))" = 2 ] 2>/dev/null ||
 	fail "parser rejects went from '$r0' to '$r1', expected 2 more"
 
