@@ -87,6 +87,19 @@ ip link set "$dev" down
 ip link set "$dev" up
 expect_ok "ping after down/up" ip netns exec t0 ping -c 2 -i 0.2 -W 5 10.77.0.2
 
+# a function-level reset through sysfs while pings flow: the ports stop,
+# the device comes back with its queues, and the ports run again
+dev=$(p4nic_dev 0)
+pci=$(readlink -f "/sys/class/net/$dev/device")
+ip netns exec t0 ping -i 0.05 -c 100 -q 10.77.0.2 >/dev/null 2>&1 &
+pinger=$!
+sleep 1
+expect_ok "function-level reset with the driver bound" sh -c "echo 1 >$pci/reset"
+wait $pinger
+[ "$(cat "/sys/class/net/$dev/operstate")" = up ] ||
+	fail "$dev is $(cat "/sys/class/net/$dev/operstate") after the reset"
+expect_ok "ping after the reset" ip netns exec t0 ping -c 3 -i 0.2 -W 5 10.77.0.2
+
 # unload with traffic flowing, load again
 ip netns exec t0 ping -i 0.01 -c 500 -q 10.77.0.2 >/dev/null 2>&1 &
 pinger=$!

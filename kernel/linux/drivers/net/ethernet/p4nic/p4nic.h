@@ -154,6 +154,7 @@ static inline u32 p4nic_port_reg(u32 port, u32 off)
 
 /* p4nic_adminq.c */
 int p4nic_adminq_init(struct p4nic *nic);
+int p4nic_adminq_program(struct p4nic *nic);
 int p4nic_cmd(struct p4nic *nic, u16 opcode, const void *in, u32 in_len,
 	      void *out, u32 out_len, const u32 *params, u32 nparams,
 	      u32 *result);
@@ -168,6 +169,8 @@ int p4nic_port_create(struct p4nic *nic, u32 index);
 void p4nic_port_destroy(struct p4nic_port *port);
 irqreturn_t p4nic_port_irq(int irq, void *data);
 void p4nic_port_link(struct p4nic_port *port);
+void p4nic_port_quiesce(struct p4nic_port *port);
+void p4nic_port_resume(struct p4nic_port *port);
 
 /* p4nic_ethtool.c */
 extern const struct ethtool_ops p4nic_ethtool_ops;

@@ -41,10 +41,11 @@ static int p4nic_status_errno(u16 status)
 }
 
 /**
- * p4nic_adminq_init - program the admin, completion and event queues
+ * p4nic_adminq_init - allocate and program the admin, completion and
+ * event queues
  * @nic: the device, just reset
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM or -EIO.
  */
 int p4nic_adminq_init(struct p4nic *nic)
 {
@@ -58,6 +59,25 @@ int p4nic_adminq_init(struct p4nic *nic)
 				      &nic->eq_dma, GFP_KERNEL);
 	if (!nic->aq || !nic->acq || !nic->eq)
 		return -ENOMEM;
+	return p4nic_adminq_program(nic);
+}
+
+/**
+ * p4nic_adminq_program - give the device its queues again, empty
+ * @nic: the device, just reset; its queues allocated
+ *
+ * Return: 0 or -EIO when the device refuses them.
+ */
+int p4nic_adminq_program(struct p4nic *nic)
+{
+	struct device *dev = &nic->pdev->dev;
+
+	memset(nic->aq, 0, P4NIC_AQ_SIZE * sizeof(*nic->aq));
+	memset(nic->acq, 0, P4NIC_AQ_SIZE * sizeof(*nic->acq));
+	memset(nic->eq, 0, P4NIC_EQ_SIZE * sizeof(*nic->eq));
+	spin_lock_irq(&nic->cpl_lock);
+	nic->cpl_wait = 0;
+	spin_unlock_irq(&nic->cpl_lock);
 	nic->aq_tail = 0;
 	nic->acq_head = 0;
 	nic->acq_phase = true;

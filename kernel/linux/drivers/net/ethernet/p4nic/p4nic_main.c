@@ -8,6 +8,7 @@
 #include <linux/interrupt.h>
 #include <linux/iopoll.h>
 #include <linux/module.h>
+#include <linux/rtnetlink.h>
 #include "p4nic.h"
 
 static int p4nic_reset(struct p4nic *nic)
@@ -181,6 +182,53 @@ static void p4nic_remove(struct pci_dev *pdev)
 	pci_free_irq_vectors(pdev);
 }
 
+/* A function-level reset asked through the PCI core (sysfs "reset", AER):
+ * the ports stop and let go of their rings while the device can still be
+ * told, and after the reset the device gets its queues again, is checked
+ * anew, and the ports run as they did.
+ */
+static void p4nic_reset_prepare(struct pci_dev *pdev)
+{
+	struct p4nic *nic = pci_get_drvdata(pdev);
+	u32 p;
+
+	rtnl_lock();
+	for (p = 0; p < nic->num_ports; p++)
+		p4nic_port_quiesce(nic->ports[p]);
+	rtnl_unlock();
+}
+
+static void p4nic_reset_done(struct pci_dev *pdev)
+{
+	struct p4nic *nic = pci_get_drvdata(pdev);
+	int ret;
+	u32 p;
+
+	ret = p4nic_reset(nic);
+	if (!ret)
+		ret = p4nic_adminq_program(nic);
+	if (!ret) {
+		p4nic_wr(nic, P4NIC_REG_CTRL, P4NIC_CTRL_ENABLE);
+		nic->dead = false;
+		ret = p4nic_identify(nic);
+	}
+	if (ret) {
+		nic->dead = true;
+		dev_err(&pdev->dev, "device unusable after the reset: %d\n",
+			ret);
+		return;
+	}
+	rtnl_lock();
+	for (p = 0; p < nic->num_ports; p++)
+		p4nic_port_resume(nic->ports[p]);
+	rtnl_unlock();
+}
+
+static const struct pci_error_handlers p4nic_err_handlers = {
+	.reset_prepare	= p4nic_reset_prepare,
+	.reset_done	= p4nic_reset_done,
+};
+
 static const struct pci_device_id p4nic_pci_ids[] = {
 	{ PCI_DEVICE(P4NIC_PCI_VENDOR_ID, P4NIC_PCI_DEVICE_ID) },
 	{ }
@@ -192,6 +240,7 @@ static struct pci_driver p4nic_driver = {
 	.id_table	= p4nic_pci_ids,
 	.probe		= p4nic_probe,
 	.remove		= p4nic_remove,
+	.err_handler	= &p4nic_err_handlers,
 };
 module_pci_driver(p4nic_driver);
 

@@ -401,6 +401,42 @@ static int p4nic_stop(struct net_device *netdev)
 	return 0;
 }
 
+/**
+ * p4nic_port_quiesce - before a function reset: the port stops and lets
+ * go of its rings; the stack sees it detached, not down
+ * @port: the port
+ *
+ * Called with RTNL held.
+ */
+void p4nic_port_quiesce(struct p4nic_port *port)
+{
+	netif_device_detach(port->netdev);
+	if (netif_running(port->netdev))
+		p4nic_stop(port->netdev);
+}
+
+/**
+ * p4nic_port_resume - after a function reset: the port runs again as it
+ * did before p4nic_port_quiesce()
+ * @port: the port
+ *
+ * Called with RTNL held.
+ */
+void p4nic_port_resume(struct p4nic_port *port)
+{
+	int ret;
+
+	if (netif_running(port->netdev)) {
+		ret = p4nic_open(port->netdev);
+		if (ret) {
+			netdev_err(port->netdev,
+				   "cannot run again after the reset: %d\n", ret);
+			return;
+		}
+	}
+	netif_device_attach(port->netdev);
+}
+
 static void p4nic_get_stats64(struct net_device *netdev,
 			      struct rtnl_link_stats64 *s)
 {
