@@ -59,7 +59,7 @@ cp-bench: build build/bench/p4rt_bench
 	@tests/bench/cp-bench.sh
 
 # The datapath benchmark: the P4 router against tc-flower, frames/s with
-# 1, 1,000 and 100,000 routes, in the test guest (tests/bench/dp-bench.sh).
+# 1 and 1,000 routes, in the test guest (tests/bench/dp-bench.sh).
 build/bench/pktblast: tests/bench/pktblast.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
