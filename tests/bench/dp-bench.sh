@@ -27,7 +27,7 @@ prog=$top/tests/programs/router
 export INTROSPECTION=$prog
 . "$prog/hosts.sh"
 batch=$(mktemp)
-trap 'rm -f "$batch"; router_hosts_del; tc p4template del pipeline/router 2>/dev/null' EXIT
+trap 'rm -f "$batch" "$batch.sum"; teardown' EXIT
 
 # route I as a prefix, as pktblast numbers them
 prefix() { echo "$((16 + $1 / 65536)).$(($1 / 256 % 256)).$(($1 % 256)).0/24"; }
@@ -60,7 +60,6 @@ p4_setup() {
 	tc filter add dev b0 ingress prio 1 p4 pname router || return 1
 	tc p4 create router/table/cb/nexthop nh 1 action router/cb/forward \
 		param dmac "$cmac" param smac "$(mac b1)" param port b1 || return 1
-	: >"$batch"
 	for ((i = 0; i < n; i++)); do
 		echo "p4 create router/table/cb/fib dstAddr $(prefix $i) action router/cb/set_nh param nh 1"
 	done >"$batch"
@@ -70,7 +69,6 @@ p4_setup() {
 flower_setup() {
 	local n=$1 i
 	topology
-	: >"$batch"
 	for ((i = 0; i < n; i++)); do
 		echo "filter add dev b0 ingress prio 1 protocol ip flower skip_hw dst_ip $(prefix $i) action pedit ex munge eth dst set $cmac munge eth src set $(mac b1) munge ip ttl add 255 pipe action csum ip pipe action mirred egress redirect dev b1"
 	done >"$batch"
@@ -101,4 +99,3 @@ for n in $ROUTES; do
 done
 echo "== frames/s that reached sc (target: p4 at least 0.8 x flower at 1000 routes)"
 cat "$batch.sum"
-rm -f "$batch.sum"

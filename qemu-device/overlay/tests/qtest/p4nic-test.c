@@ -90,7 +90,7 @@ static void bring_up(Nic *n)
     g_assert_cmpuint(rd(n, P4NIC_REG_ERR_COUNT), ==, 0);
 }
 
-/* EXTRA: more -netdev options, and more p4nic properties after ",". */
+/* NETDEVS: more -netdev options; PROPS: more p4nic properties, after ",". */
 static Nic *nic_new_with(const char *netdevs, const char *props)
 {
     Nic *n = g_new0(Nic, 1);
