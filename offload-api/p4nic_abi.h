@@ -21,7 +21,7 @@
 #include <linux/types.h>
 
 #define P4NIC_ABI_MAJOR 1
-#define P4NIC_ABI_MINOR 0
+#define P4NIC_ABI_MINOR 1
 
 /* ------------------------------------------------------------------ */
 /* PCI identity and BARs                                               */
@@ -151,6 +151,12 @@ enum p4nic_reg_error {
 
 #define P4NIC_PORT_LINK_UP	(1u << 0)
 #define P4NIC_PORT_ENABLED	(1u << 1)
+/*
+ * PORT_SET and PORT_QUERY only (ABI 1.1): frames from this port's wire run
+ * the loaded pipeline.  Without it they reach the host as NO_PIPELINE, so
+ * a driver offloads a pipeline port by port, as the kernel binds it.
+ */
+#define P4NIC_PORT_PIPELINE	(1u << 2)
 
 #define P4NIC_PKT_MAX		9216	/* bytes in one packet */
 
@@ -202,7 +208,7 @@ enum p4nic_rx_reason {
 enum p4nic_opcode {
 	P4NIC_CMD_IDENTIFY = 1,		/* out: struct p4nic_identity */
 	P4NIC_CMD_RESET = 2,		/* unload, flush, ports down */
-	P4NIC_CMD_PORT_SET = 3,		/* p[0] port, p[1] P4NIC_PORT_ENABLED */
+	P4NIC_CMD_PORT_SET = 3,		/* p[0] port, p[1] PORT_ENABLED | PIPELINE */
 	P4NIC_CMD_PORT_QUERY = 4,	/* p[0] port; out: p4nic_port_info */
 	P4NIC_CMD_PIPELINE_LOAD = 5,	/* in: image */
 	P4NIC_CMD_PIPELINE_UNLOAD = 6,	/* p[0] pipeid */

@@ -174,9 +174,10 @@ static void cmd_port_set(struct p4fw *fw, const struct cmd *c,
 		return;
 	if (c->p[0] >= fw->num_ports)
 		return fail(r, P4NIC_ST_INVALID, P4NIC_F_PORT, 0);
-	if (c->p[1] & ~P4NIC_PORT_ENABLED)
+	if (c->p[1] & ~(P4NIC_PORT_ENABLED | P4NIC_PORT_PIPELINE))
 		return fail(r, P4NIC_ST_INVALID, P4NIC_F_PARAM, 1);
 	fw->ports[c->p[0]].enabled = c->p[1] & P4NIC_PORT_ENABLED;
+	fw->ports[c->p[0]].pipeline = c->p[1] & P4NIC_PORT_PIPELINE;
 }
 
 static void cmd_port_query(struct p4fw *fw, const struct cmd *c,
@@ -192,7 +193,8 @@ static void cmd_port_query(struct p4fw *fw, const struct cmd *c,
 	pt = &fw->ports[c->p[0]];
 	memcpy(b, pt->mac, 6);
 	fw_put16(b + 6, (pt->link ? P4NIC_PORT_LINK_UP : 0) |
-		 (pt->enabled ? P4NIC_PORT_ENABLED : 0));
+		 (pt->enabled ? P4NIC_PORT_ENABLED : 0) |
+		 (pt->pipeline ? P4NIC_PORT_PIPELINE : 0));
 	fw_put64(b + 8, pt->rx_packets);
 	fw_put64(b + 16, pt->rx_bytes);
 	fw_put64(b + 24, pt->tx_packets);
@@ -229,6 +231,8 @@ static void cmd_load(struct p4fw *fw, const struct cmd *c,
 static void cmd_unload(struct p4fw *fw, const struct cmd *c,
 		       const struct p4fw_dma *dma, struct res *r)
 {
+	uint32_t i;
+
 	(void)dma;	/* no buffers */
 	if (!no_input(c, r) || !params_unused(c, 1, r) || !need_pipe(fw, r))
 		return;
@@ -236,6 +240,9 @@ static void cmd_unload(struct p4fw *fw, const struct cmd *c,
 		return fail(r, P4NIC_ST_INVALID, P4NIC_F_PIPEID, 0);
 	fw_pipeline_free(fw->pipe);
 	fw->pipe = NULL;
+	/* the next pipeline runs on the ports its driver names anew */
+	for (i = 0; i < fw->num_ports; i++)
+		fw->ports[i].pipeline = false;
 }
 
 /* Offsets inside struct p4nic_entry, for error reports. */

@@ -614,7 +614,7 @@ void p4fw_process(struct p4fw *fw, uint32_t in_port, const uint8_t *pkt,
 	port = &fw->ports[in_port];
 	port->rx_packets++;
 	port->rx_bytes += len;
-	if (!fw->pipe) {
+	if (!fw->pipe || !port->pipeline) {
 		v->reason = P4NIC_RX_NO_PIPELINE;
 		goto host;
 	}

@@ -9,6 +9,7 @@
 struct fw_port {
 	uint8_t mac[6];
 	bool enabled;
+	bool pipeline;	/* its frames run the pipeline (PORT_PIPELINE) */
 	bool link;
 	uint64_t rx_packets, rx_bytes;
 	uint64_t tx_packets, tx_bytes;

@@ -16,6 +16,7 @@ int p4fw_port_stats(const struct p4fw *fw, uint32_t port,
 		return -1;
 	pt = &fw->ports[port];
 	st->enabled = pt->enabled;
+	st->pipeline = pt->pipeline;
 	st->link = pt->link;
 	st->rx_packets = pt->rx_packets;
 	st->rx_bytes = pt->rx_bytes;

@@ -85,8 +85,16 @@ void rig_load(struct rig *r, uint8_t *(*program)(uint32_t *len))
 	struct p4nic_cpl c = rig_cmd(r, P4NIC_CMD_PIPELINE_LOAD, img, len, 0,
 				     0, 0, 0);
 
+	struct p4fw_port_stats st;
+	uint32_t port;
+
 	free(img);
 	assert_int_equal(c.status, P4NIC_ST_OK);
+	/* the example programs run on every port, enabled or not */
+	for (port = 0; !p4fw_port_stats(r->fw, port, &st); port++)
+		assert_int_equal(rig_cmd(r, P4NIC_CMD_PORT_SET, NULL, 0, 0,
+					 port, P4NIC_PORT_PIPELINE, 0).status,
+				 P4NIC_ST_OK);
 }
 
 struct p4nic_cpl rig_entry(struct rig *r, uint16_t opcode,

@@ -82,7 +82,7 @@ static void test_flags_and_ports(void **state)
 
 	REFUSED(rig_cmd(r, P4NIC_CMD_PORT_SET, NULL, 0, 0, 2, 0, 0),
 		P4NIC_ST_INVALID, P4NIC_F_PORT);
-	REFUSED(rig_cmd(r, P4NIC_CMD_PORT_SET, NULL, 0, 0, 1, 4, 0),
+	REFUSED(rig_cmd(r, P4NIC_CMD_PORT_SET, NULL, 0, 0, 1, 8, 0),
 		P4NIC_ST_INVALID, P4NIC_F_PARAM);
 	assert_false(p4fw_port_enabled(r->fw, 1));
 	assert_int_equal(rig_cmd(r, P4NIC_CMD_PORT_SET, NULL, 0, 0, 1,
@@ -305,6 +305,41 @@ static void test_lpm_mask(void **state)
 	rig_free(r);
 }
 
+/* A pipeline runs on the ports that have PORT_PIPELINE, and only there. */
+static void test_port_pipeline(void **state)
+{
+	struct rig *r = rig_new(4);
+	struct p4nic_port_info pi;
+	struct p4fw_verdict v;
+	uint8_t pkt[128];
+	uint32_t len;
+
+	(void)state;
+	rig_load(r, program_acl);	/* PIPELINE on both ports */
+	assert_int_equal(rig_cmd(r, P4NIC_CMD_PORT_SET, NULL, 0, 0, 1,
+				 P4NIC_PORT_ENABLED, 0).status, P4NIC_ST_OK);
+	len = rig_ipv4(pkt, 0x020000000000ull, 1, 1, 2, 17, 64, 1, 2);
+	p4fw_process(r->fw, 0, pkt, len, &v);
+	assert_int_equal(v.kind, P4FW_HOST);
+	assert_int_equal(v.reason, P4NIC_RX_PASS);	/* the program ran */
+	p4fw_process(r->fw, 1, pkt, len, &v);
+	assert_int_equal(v.kind, P4FW_HOST);
+	assert_int_equal(v.reason, P4NIC_RX_NO_PIPELINE);
+	assert_memory_equal(v.data, pkt, len);
+
+	rig_cmd(r, P4NIC_CMD_PORT_QUERY, NULL, 0, sizeof(pi), 0, 0, 0);
+	memcpy(&pi, r->mem + RIG_OUT, sizeof(pi));
+	assert_int_equal(pi.status, P4NIC_PORT_PIPELINE);
+
+	/* unloading clears the bit: the next pipeline starts on no port */
+	assert_int_equal(rig_cmd(r, P4NIC_CMD_PIPELINE_UNLOAD, NULL, 0, 0,
+				 ACL_PIPEID, 0, 0).status, P4NIC_ST_OK);
+	rig_cmd(r, P4NIC_CMD_PORT_QUERY, NULL, 0, sizeof(pi), 0, 0, 0);
+	memcpy(&pi, r->mem + RIG_OUT, sizeof(pi));
+	assert_int_equal(pi.status, 0);
+	rig_free(r);
+}
+
 static void test_counters_registers(void **state)
 {
 	struct rig *r = rig_new(4);
@@ -455,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_introspection),
 		cmocka_unit_test(test_entry_refusals),
 		cmocka_unit_test(test_lpm_mask),
+		cmocka_unit_test(test_port_pipeline),
 		cmocka_unit_test(test_counters_registers),
 	};
 

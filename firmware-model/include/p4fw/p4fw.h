@@ -88,6 +88,7 @@ struct p4fw_verdict {
  */
 struct p4fw_port_stats {
 	bool enabled;
+	bool pipeline;	/* its frames run the pipeline */
 	bool link;
 	uint64_t rx_packets, rx_bytes;	/* from the wire */
 	uint64_t tx_packets, tx_bytes;	/* to the wire */

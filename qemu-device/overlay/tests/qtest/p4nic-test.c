@@ -263,7 +263,9 @@ static void ring_up(Nic *n, uint32_t p)
     qtest_memset(n->qs->qts, n->rx[p], 0, RING * 24);
     set_queue(n, port_reg(p, P4NIC_PORT_TX_BASE_LO), n->tx[p], RING);
     set_queue(n, port_reg(p, P4NIC_PORT_RX_BASE_LO), n->rx[p], RING);
-    cmd_ok(n, P4NIC_CMD_PORT_SET, NULL, 0, 0, p, P4NIC_PORT_ENABLED, 0);
+    /* the pipeline, once loaded, runs on every port of these tests */
+    cmd_ok(n, P4NIC_CMD_PORT_SET, NULL, 0, 0, p,
+           P4NIC_PORT_ENABLED | P4NIC_PORT_PIPELINE, 0);
     g_assert_cmphex(rd(n, port_reg(p, P4NIC_PORT_STATUS)), ==,
                     P4NIC_PORT_LINK_UP | P4NIC_PORT_ENABLED);
 }
@@ -463,7 +465,8 @@ static void test_reset(void)
     bring_up(n);
     /* the pipeline went with the reset: loading again works */
     load_router(n);
-    cmd_ok(n, P4NIC_CMD_PORT_SET, NULL, 0, 0, 0, P4NIC_PORT_ENABLED, 0);
+    cmd_ok(n, P4NIC_CMD_PORT_SET, NULL, 0, 0, 0,
+           P4NIC_PORT_ENABLED | P4NIC_PORT_PIPELINE, 0);
 
     af = qpci_find_capability(n->dev, PCI_CAP_ID_AF, 0);
     g_assert_cmpuint(af, !=, 0);

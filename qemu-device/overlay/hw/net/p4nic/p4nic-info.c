@@ -51,11 +51,12 @@ static void p4nic_info_port(P4NicState *s, GString *buf, uint32_t p)
     struct p4fw_port_stats st;
 
     p4fw_port_stats(s->fw, p, &st);
-    g_string_append_printf(buf, "  port %u: %s mac " MAC_FMT " link %s %s\n",
+    g_string_append_printf(buf, "  port %u: %s mac " MAC_FMT " link %s %s%s\n",
                            p, nc->peer ? nc->peer->name : "(no netdev)",
                            MAC_ARG(pt->conf.macaddr.a),
                            st.link ? "up" : "down",
-                           st.enabled ? "enabled" : "disabled");
+                           st.enabled ? "enabled" : "disabled",
+                           st.pipeline ? " pipeline" : "");
     g_string_append_printf(buf, "    wire: rx %" PRIu64 " (%" PRIu64
                            " bytes) tx %" PRIu64 " (%" PRIu64 " bytes) "
                            "dropped while off %" PRIu64 " looped %" PRIu64
