@@ -71,7 +71,7 @@ for p in $(seq 0 $((ports - 1))); do
 		ping -c 3 -i 0.2 -W 5 -I "$dev" "10.77.$p.1"
 	info=$(ethtool -i "$dev")
 	grep -q "^driver: p4nic" <<<"$info" || fail "$dev: ethtool -i: $info"
-	grep -q "^firmware-version: ABI 1.0" <<<"$info" || fail "$dev: ethtool -i: $info"
+	grep -q "^firmware-version: ABI 1.1" <<<"$info" || fail "$dev: ethtool -i: $info"
 	stats=$(ethtool -S "$dev")
 	rx=$(sed -n 's/^ *hw_wire_rx_packets: //p' <<<"$stats")
 	tohost=$(sed -n 's/^ *hw_to_host: //p' <<<"$stats")

@@ -434,6 +434,16 @@ int p4tc_act_params_parse(struct p4tc_act *act, struct nlattr *nla,
 			  struct netlink_ext_ack *extack);
 int p4tc_act_params_fill(struct sk_buff *skb, const struct p4tc_act *act,
 			 const struct tcf_p4act_params *params);
+const struct p4tc_act *p4tc_action_template(const struct tc_action *a,
+					    const struct p4tc_pipeline *pipeline,
+					    const u8 **values);
+
+/* Offload descriptions (p4tc_offload.c) */
+struct p4tc_off_pipeline;
+struct p4tc_off_pipeline *
+p4tc_offload_describe(struct p4tc_pipeline *pipeline,
+		      struct netlink_ext_ack *extack);
+void p4tc_offload_describe_free(struct p4tc_off_pipeline *d);
 
 /**
  * struct p4tc_table_act - an action a table's entries and defaults may use

@@ -14,8 +14,12 @@
  * p4 filters are few, and "tc filter del" followed by "tc p4template del"
  * is what users type.
  *
- * Hardware offload of the pipeline (skip_sw) comes with the offload hooks;
- * until then every p4 filter runs in software and says not_in_hw.
+ * Offload follows cls_flower and cls_matchall: unless the filter says
+ * skip_hw, the pipeline's description (p4tc_offload_describe()) goes to
+ * every driver of the block (TC_SETUP_CLSP4, P4TC_OFFLOAD_BIND); skip_sw
+ * fails unless one of them runs it, and then the filter does not run
+ * the pipeline in software.  A device joining the block later gets it
+ * through reoffload.
  */
 
 #include <linux/kernel.h>
@@ -27,6 +31,7 @@
 #include <net/sch_generic.h>
 #include <net/pkt_cls.h>
 #include <net/p4tc.h>
+#include <net/p4tc_offload.h>
 
 struct cls_p4_head {
 	struct tcf_exts exts;
@@ -35,8 +40,30 @@ struct cls_p4_head {
 	struct tc_p4_pcnt __percpu *pcnt;
 	u32 handle;
 	u32 flags;
+	unsigned int in_hw_count;
 	bool deleting;
 };
+
+/*
+ * A device ran the pipeline on this packet already (p4tc_skb_decided()):
+ * what is left is its verdict, or the filter's own actions.  The mark
+ * goes once used, so that a packet that comes back (a redirect to
+ * another port, say) runs the pipeline again, as in software.
+ */
+static bool p4_classify_decided(struct sk_buff *skb,
+				const struct cls_p4_head *head,
+				struct tcf_result *res, int *ret)
+{
+	struct p4tc_skb_ext *ext = skb_ext_find(skb, SKB_EXT_P4TC);
+	int verdict = ext->verdict;
+
+	if (ext->pipeid != head->pipeline->common.p_id)
+		return false;	/* another pipeline's decision */
+	skb_ext_del(skb, SKB_EXT_P4TC);
+	*ret = verdict != TC_ACT_PIPE ? verdict :
+		tcf_exts_exec(skb, &head->exts, res);
+	return true;
+}
 
 static int p4_classify(struct sk_buff *skb, const struct tcf_proto *tp,
 		       struct tcf_result *res)
@@ -46,10 +73,13 @@ static int p4_classify(struct sk_buff *skb, const struct tcf_proto *tp,
 	bool rejected;
 	int ret;
 
-	if (unlikely(!head))
+	if (unlikely(!head) || tc_skip_sw(head->flags))
 		return -1;
 
 	*res = head->res;
+	if (unlikely(skb_ext_exist(skb, SKB_EXT_P4TC)) &&
+	    p4_classify_decided(skb, head, res, &ret))
+		return ret;
 	ret = p4tc_pipeline_classify(skb, head->pipeline, &head->exts, res,
 				     &rejected);
 	pcnt = this_cpu_ptr(head->pcnt);
@@ -74,9 +104,67 @@ static void p4_head_free(struct cls_p4_head *head)
 	kfree(head);
 }
 
+static void p4_offload_init(struct p4tc_offload *off, struct tcf_proto *tp,
+			    struct cls_p4_head *head, bool bind,
+			    struct netlink_ext_ack *extack)
+{
+	tc_cls_common_offload_init(&off->common, tp, head->flags, extack);
+	off->command = bind ? P4TC_OFFLOAD_BIND : P4TC_OFFLOAD_UNBIND;
+	off->cookie = (unsigned long)head;
+	off->pipeid = head->pipeline->common.p_id;
+}
+
+static void p4_hw_unbind(struct tcf_proto *tp, struct cls_p4_head *head,
+			 struct netlink_ext_ack *extack)
+{
+	struct p4tc_offload off = {};
+
+	p4_offload_init(&off, tp, head, false, extack);
+	tc_setup_cb_destroy(tp->chain->block, tp, TC_SETUP_CLSP4, &off, false,
+			    &head->flags, &head->in_hw_count, true);
+}
+
+/*
+ * Offer the pipeline to the block's drivers.  Without skip_sw a refusal
+ * (of P4TC's description or of every driver) leaves the filter in
+ * software; with skip_sw it fails the request.
+ */
+static int p4_hw_bind(struct tcf_proto *tp, struct cls_p4_head *head,
+		      struct netlink_ext_ack *extack)
+{
+	bool skip_sw = tc_skip_sw(head->flags);
+	struct p4tc_off_pipeline *desc;
+	struct p4tc_offload off = {};
+	int err;
+
+	p4_offload_init(&off, tp, head, true, extack);
+	desc = p4tc_offload_describe(head->pipeline, off.common.extack);
+	if (IS_ERR(desc))
+		return skip_sw ? PTR_ERR(desc) : 0;
+	off.pipeline = desc;
+	err = tc_setup_cb_add(tp->chain->block, tp, TC_SETUP_CLSP4, &off,
+			      skip_sw, &head->flags, &head->in_hw_count, true);
+	p4tc_offload_describe_free(desc);
+	if (err) {
+		p4_hw_unbind(tp, head, NULL);
+		if (err == -EOPNOTSUPP && extack && !extack->_msg)
+			NL_SET_ERR_MSG(extack,
+				       "skip_sw: a device on this block cannot offload P4 pipelines");
+		return err;
+	}
+	if (skip_sw && !tc_in_hw(head->flags)) {
+		NL_SET_ERR_MSG(extack,
+			       "skip_sw: no device on this block offloads P4 pipelines");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 /* @head is out of @tp: wait for its last packets, then free it. */
 static void p4_head_release(struct tcf_proto *tp, struct cls_p4_head *head)
 {
+	if (!tc_skip_hw(head->flags))
+		p4_hw_unbind(tp, head, NULL);
 	tcf_unbind_filter(tp, &head->res);
 	synchronize_net();
 	p4_head_free(head);
@@ -127,11 +215,6 @@ static int p4_parse_flags(struct nlattr **tb, u32 *flags,
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_P4_FLAGS],
 				    "skip_sw and skip_hw exclude each other");
 		return -EINVAL;
-	}
-	if (tc_skip_sw(*flags)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_P4_FLAGS],
-				    "skip_sw: no device on this block offloads P4 pipelines");
-		return -EOPNOTSUPP;
 	}
 	return 0;
 }
@@ -206,12 +289,20 @@ static int p4_change(struct net *net, struct sk_buff *in_skb,
 		p4_head_free(new);
 		return err;
 	}
+	if (!tc_skip_hw(new->flags)) {
+		err = p4_hw_bind(tp, new, extack);
+		if (err) {
+			p4_head_free(new);
+			return err;
+		}
+	}
 	if (tb[TCA_P4_CLASSID]) {
 		new->res.classid = nla_get_u32(tb[TCA_P4_CLASSID]);
 		tcf_bind_filter(tp, &new->res, base);
 	}
 
-	new->flags |= TCA_CLS_FLAGS_NOT_IN_HW;
+	if (!tc_in_hw(new->flags))
+		new->flags |= TCA_CLS_FLAGS_NOT_IN_HW;
 	tcf_proto_update_usesw(tp, new->flags);
 
 	*arg = new;
@@ -269,6 +360,8 @@ static int p4_dump(struct net *net, struct tcf_proto *tp, void *fh,
 		goto nla_put_failure;
 	if (head->flags && nla_put_u32(skb, TCA_P4_FLAGS, head->flags))
 		goto nla_put_failure;
+	if (nla_put_u32(skb, TCA_P4_IN_HW_COUNT, head->in_hw_count))
+		goto nla_put_failure;
 	for_each_possible_cpu(cpu) {
 		const struct tc_p4_pcnt *c = per_cpu_ptr(head->pcnt, cpu);
 
@@ -290,6 +383,32 @@ nla_put_failure:
 	return -1;
 }
 
+/* A driver joins (@add) or leaves the block: bind or unbind it alone. */
+static int p4_reoffload(struct tcf_proto *tp, bool add, flow_setup_cb_t *cb,
+			void *cb_priv, struct netlink_ext_ack *extack)
+{
+	struct cls_p4_head *head = rtnl_dereference(tp->root);
+	struct p4tc_off_pipeline *desc = NULL;
+	struct p4tc_offload off = {};
+	int err;
+
+	if (!head || head->deleting || tc_skip_hw(head->flags))
+		return 0;
+	p4_offload_init(&off, tp, head, add, extack);
+	if (add) {
+		desc = p4tc_offload_describe(head->pipeline, off.common.extack);
+		if (IS_ERR(desc))
+			return tc_skip_sw(head->flags) ? PTR_ERR(desc) : 0;
+		off.pipeline = desc;
+	}
+	err = tc_setup_cb_reoffload(tp->chain->block, tp, add, cb,
+				    TC_SETUP_CLSP4, &off, cb_priv,
+				    &head->flags, &head->in_hw_count);
+	if (desc)
+		p4tc_offload_describe_free(desc);
+	return err;
+}
+
 static void p4_bind_class(void *fh, u32 classid, unsigned long cl, void *q,
 			  unsigned long base)
 {
@@ -309,6 +428,7 @@ static struct tcf_proto_ops cls_p4_ops __read_mostly = {
 	.walk		= p4_walk,
 	.dump		= p4_dump,
 	.bind_class	= p4_bind_class,
+	.reoffload	= p4_reoffload,
 	.owner		= THIS_MODULE,
 };
 

@@ -147,6 +147,33 @@ static int tcf_p4act_act(struct sk_buff *skb, const struct tc_action *a,
 }
 
 /**
+ * p4tc_action_template - the P4 action template of a tc action instance
+ * @a: the instance
+ * @pipeline: the pipeline the template must be of
+ * @values: set to the instance's parameter values, laid out as the
+ *	template's params
+ *
+ * Under RTNL (the values are the instance's current ones).
+ *
+ * Return: the template, or NULL when @a is not an instance of one of
+ * @pipeline's action kinds.
+ */
+const struct p4tc_act *p4tc_action_template(const struct tc_action *a,
+					    const struct p4tc_pipeline *pipeline,
+					    const u8 **values)
+{
+	const struct p4tc_act *act;
+
+	if (a->ops->act != tcf_p4act_act)
+		return NULL;
+	act = to_act_ops(a->ops);
+	if (act->pipeline != pipeline)
+		return NULL;
+	*values = rtnl_dereference(to_p4act(a)->params)->values;
+	return act;
+}
+
+/**
  * p4tc_act_params_fill - write an action's parameters, with values
  * @skb: the message
  * @act: the action template
