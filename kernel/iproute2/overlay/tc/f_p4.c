@@ -140,9 +140,13 @@ static int p4_print_opt(struct filter_util *qu, FILE *f,
 			print_bool(PRINT_ANY, "skip_hw", "\n  skip_hw", true);
 		if (flags & TCA_CLS_FLAGS_SKIP_SW)
 			print_bool(PRINT_ANY, "skip_sw", "\n  skip_sw", true);
-		if (flags & TCA_CLS_FLAGS_IN_HW)
+		if (flags & TCA_CLS_FLAGS_IN_HW) {
 			print_bool(PRINT_ANY, "in_hw", "\n  in_hw", true);
-		else if (flags & TCA_CLS_FLAGS_NOT_IN_HW)
+			if (tb[TCA_P4_IN_HW_COUNT])
+				print_uint(PRINT_ANY, "in_hw_count",
+					   " in_hw_count %u",
+					   rta_getattr_u32(tb[TCA_P4_IN_HW_COUNT]));
+		} else if (flags & TCA_CLS_FLAGS_NOT_IN_HW)
 			print_bool(PRINT_ANY, "not_in_hw", "\n  not_in_hw",
 				   true);
 	}

@@ -51,7 +51,7 @@ struct cls_p4_head {
  * another port, say) runs the pipeline again, as in software.
  */
 static bool p4_classify_decided(struct sk_buff *skb,
-				const struct cls_p4_head *head,
+				struct cls_p4_head *head,
 				struct tcf_result *res, int *ret)
 {
 	struct p4tc_skb_ext *ext = skb_ext_find(skb, SKB_EXT_P4TC);

@@ -106,6 +106,13 @@ struct p4nic_port {
  * @dead: a command timed out: the device is not trusted with DMA any more
  * @ports: the ports' netdevs' private parts
  * @irq_names: names of the MSI-X vectors in /proc/interrupts
+ * @off_lock: protects the offload state below against a reset's reload
+ * @binds: the p4 filters bound to the ports' blocks (p4nic_offload.c)
+ * @num_binds: entries of @binds
+ * @port_binds: entries of @binds per port: the ports with PORT_PIPELINE
+ * @image: the loaded pipeline's image, for a reload after a reset
+ * @image_len: its bytes
+ * @pipeid: the loaded pipeline, 0: none (read by RX without a lock)
  */
 struct p4nic {
 	struct pci_dev *pdev;
@@ -135,6 +142,14 @@ struct p4nic {
 
 	struct p4nic_port *ports[P4NIC_MAX_PORTS];
 	char irq_names[P4NIC_NUM_VECTORS][32];
+
+	struct mutex off_lock;	/* the offload state, against resets */
+	struct list_head binds;
+	u32 num_binds;
+	u32 port_binds[P4NIC_MAX_PORTS];
+	void *image;
+	u32 image_len;
+	u32 pipeid;
 };
 
 static inline u32 p4nic_rd(struct p4nic *nic, u32 off)
@@ -171,6 +186,18 @@ irqreturn_t p4nic_port_irq(int irq, void *data);
 void p4nic_port_link(struct p4nic_port *port);
 void p4nic_port_quiesce(struct p4nic_port *port);
 void p4nic_port_resume(struct p4nic_port *port);
+
+/* p4nic_image.c */
+struct p4tc_off_pipeline;
+void *p4nic_image_build(struct p4nic *nic, const struct p4tc_off_pipeline *d,
+			struct netlink_ext_ack *extack, u32 *len);
+
+/* p4nic_offload.c */
+int p4nic_setup_tc(struct net_device *netdev, enum tc_setup_type type,
+		   void *type_data);
+int p4nic_set_features(struct net_device *netdev, netdev_features_t features);
+int p4nic_offload_restore(struct p4nic *nic);
+void p4nic_offload_cleanup(struct p4nic *nic);
 
 /* p4nic_ethtool.c */
 extern const struct ethtool_ops p4nic_ethtool_ops;

@@ -327,11 +327,15 @@ irqreturn_t p4nic_event_irq(int irq, void *data)
  * @port: the port
  * @enabled: its new state
  *
+ * The port runs the loaded pipeline while a p4 filter binds it there
+ * (p4nic_offload.c); callers hold RTNL.
+ *
  * Return: 0 or a negative errno.
  */
 int p4nic_port_set(struct p4nic *nic, u32 port, bool enabled)
 {
-	u32 p[2] = { port, enabled ? P4NIC_PORT_ENABLED : 0 };
+	u32 p[2] = { port, (enabled ? P4NIC_PORT_ENABLED : 0) |
+			   (nic->port_binds[port] ? P4NIC_PORT_PIPELINE : 0) };
 
 	return p4nic_cmd(nic, P4NIC_CMD_PORT_SET, NULL, 0, NULL, 0, p, 2, NULL);
 }

@@ -3,7 +3,9 @@
  * p4nic: the driver of the P4 NIC that QEMU emulates (hw/net/p4nic), the
  * reference P4TC offload driver.  This file: PCI probe and remove, reset,
  * MSI-X and bring-up.  p4nic_adminq.c talks to the firmware,
- * p4nic_port.c runs the ports' netdevs, p4nic_ethtool.c answers ethtool.
+ * p4nic_port.c runs the ports' netdevs, p4nic_ethtool.c answers ethtool,
+ * p4nic_offload.c takes P4TC's offload requests and p4nic_image.c
+ * translates pipelines into device images.
  */
 #include <linux/interrupt.h>
 #include <linux/iopoll.h>
@@ -96,6 +98,8 @@ static int p4nic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return -ENOMEM;
 	nic->pdev = pdev;
 	mutex_init(&nic->aq_lock);
+	mutex_init(&nic->off_lock);
+	INIT_LIST_HEAD(&nic->binds);
 	spin_lock_init(&nic->cpl_lock);
 	init_completion(&nic->cpl_done);
 	pci_set_drvdata(pdev, nic);
@@ -177,6 +181,7 @@ static void p4nic_remove(struct pci_dev *pdev)
 	 */
 	free_irq(pci_irq_vector(pdev, P4NIC_VEC_EVENT), nic);
 	p4nic_ports_destroy(nic);
+	p4nic_offload_cleanup(nic);
 	p4nic_reset(nic);
 	free_irq(pci_irq_vector(pdev, P4NIC_VEC_ADMIN), nic);
 	pci_free_irq_vectors(pdev);
@@ -218,6 +223,8 @@ static void p4nic_reset_done(struct pci_dev *pdev)
 			ret);
 		return;
 	}
+	/* a pipeline the reset took: before the ports run it */
+	p4nic_offload_restore(nic);
 	rtnl_lock();
 	for (p = 0; p < nic->num_ports; p++)
 		p4nic_port_resume(nic->ports[p]);

@@ -13,6 +13,8 @@
 #include <linux/etherdevice.h>
 #include <linux/interrupt.h>
 #include <linux/if_vlan.h>
+#include <net/p4tc_offload.h>
+#include <uapi/linux/pkt_cls.h>
 #include "p4nic.h"
 
 #define P4NIC_NAPI_BUDGET	64
@@ -163,6 +165,24 @@ static void p4nic_rx_refill(struct p4nic_port *port, gfp_t gfp)
 	}
 }
 
+/*
+ * A PASS frame: the device ran the pipeline, whose verdict (TC_ACT_OK or
+ * TC_ACT_PIPE) the descriptor gives.  Non-zero: the frame cannot be
+ * marked, and must not go up to run the pipeline a second time.
+ */
+static int p4nic_rx_decided(struct p4nic_port *port, struct sk_buff *skb,
+			    const struct p4nic_rx_desc *d)
+{
+	u32 pipeid = READ_ONCE(port->nic->pipeid);
+	int verdict = le32_to_cpu(d->info);
+
+	if (!pipeid)
+		return 0;	/* unloaded since: nothing to skip */
+	if (verdict != TC_ACT_OK && verdict != TC_ACT_PIPE)
+		return -EINVAL;
+	return p4tc_skb_decided(skb, pipeid, verdict);
+}
+
 static int p4nic_rx_clean(struct p4nic_port *port, int budget)
 {
 	struct device *dev = &port->nic->pdev->dev;
@@ -200,6 +220,12 @@ static int p4nic_rx_clean(struct p4nic_port *port, int budget)
 			continue;
 		}
 		skb_put(skb, len);
+		/* the device ran the pipeline: its filter must not again */
+		if (reason == P4NIC_RX_PASS && p4nic_rx_decided(port, skb, d)) {
+			dropped++;
+			dev_kfree_skb_any(skb);
+			continue;
+		}
 		skb->protocol = eth_type_trans(skb, port->netdev);
 		packets++;
 		bytes += len;
@@ -465,6 +491,8 @@ static const struct net_device_ops p4nic_netdev_ops = {
 	.ndo_get_stats64	= p4nic_get_stats64,
 	.ndo_set_mac_address	= eth_mac_addr,
 	.ndo_validate_addr	= eth_validate_addr,
+	.ndo_setup_tc		= p4nic_setup_tc,
+	.ndo_set_features	= p4nic_set_features,
 };
 
 /* ------------------------------------------------------------------ */
@@ -540,6 +568,8 @@ int p4nic_port_create(struct p4nic *nic, u32 index)
 		eth_hw_addr_random(netdev);
 	}
 	netdev->netdev_ops = &p4nic_netdev_ops;
+	netdev->hw_features |= NETIF_F_HW_TC;
+	netdev->features |= NETIF_F_HW_TC;
 	netdev->ethtool_ops = &p4nic_ethtool_ops;
 	netdev->min_mtu = ETH_MIN_MTU;
 	netdev->max_mtu = P4NIC_RX_BUF_LEN - ETH_HLEN - NET_IP_ALIGN -
