@@ -105,3 +105,20 @@ action_packets() {
 	json_get "$(tc -s -j filter show dev "$1" ingress prio "$2")" \
 		'[f for f in j if "actions" in f.get("options", {})][0]["options"]["actions"][0]["stats"]["packets"]'
 }
+
+# p4nic_dev P: the netdev of p4nic port P
+p4nic_dev() {
+	local i
+	for i in /sys/class/net/*; do
+		[ "$(basename "$(readlink -f "$i/device/driver" 2>/dev/null)")" = p4nic ] &&
+			[ "$(cat "$i/dev_port")" = "$1" ] && { basename "$i"; return; }
+	done
+}
+
+# tester_dev P: the virtio-net tester wired to port P
+tester_dev() {
+	local i
+	for i in /sys/class/net/*; do
+		[ "$(cat "$i/address")" = "52:54:00:7e:00:0$1" ] && { basename "$i"; return; }
+	done
+}

@@ -2258,9 +2258,9 @@ fl_refused("filter: an unsealed pipeline",
            teardown=[*FTD, pdel("punsealed")])
 fl_refused("filter: the kernel pipeline", f"{FADD} p4 pname kernel",
            "The kernel pipeline cannot be used")
-fl_refused("filter: skip_sw without an offloading device",
+fl_refused("filter: skip_sw on a device that cannot offload",
            f"{FADD} p4 pname ptest skip_sw",
-           "skip_sw: no device on this block offloads P4 pipelines")
+           "skip_sw: a device on this block cannot offload P4 pipelines")
 fl_refused("filter: a second p4 filter at one priority",
            f"{FADD} handle 2 p4 pname ptest",
            "A p4 filter is already at this priority and protocol",

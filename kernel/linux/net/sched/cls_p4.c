@@ -301,8 +301,6 @@ static int p4_change(struct net *net, struct sk_buff *in_skb,
 		tcf_bind_filter(tp, &new->res, base);
 	}
 
-	if (!tc_in_hw(new->flags))
-		new->flags |= TCA_CLS_FLAGS_NOT_IN_HW;
 	tcf_proto_update_usesw(tp, new->flags);
 
 	*arg = new;
@@ -344,6 +342,7 @@ static int p4_dump(struct net *net, struct tcf_proto *tp, void *fh,
 	struct cls_p4_head *head = fh;
 	struct tc_p4_pcnt sum = {};
 	struct nlattr *nest;
+	u32 flags;
 	int cpu;
 
 	if (!head)
@@ -358,7 +357,11 @@ static int p4_dump(struct net *net, struct tcf_proto *tp, void *fh,
 	if (head->res.classid &&
 	    nla_put_u32(skb, TCA_P4_CLASSID, head->res.classid))
 		goto nla_put_failure;
-	if (head->flags && nla_put_u32(skb, TCA_P4_FLAGS, head->flags))
+	/* in_hw moves with reoffload: not_in_hw is said from it, here */
+	flags = head->flags & ~TCA_CLS_FLAGS_NOT_IN_HW;
+	if (!tc_in_hw(flags))
+		flags |= TCA_CLS_FLAGS_NOT_IN_HW;
+	if (nla_put_u32(skb, TCA_P4_FLAGS, flags))
 		goto nla_put_failure;
 	if (nla_put_u32(skb, TCA_P4_IN_HW_COUNT, head->in_hw_count))
 		goto nla_put_failure;

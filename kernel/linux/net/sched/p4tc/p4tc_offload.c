@@ -603,15 +603,70 @@ static int key_slice_cmp(const void *a, const void *b)
 	return x->shift - y->shift;
 }
 
+/* An operand of a bound instance's program: its parameters are constants. */
+static int push_bound_operand(struct desc_builder *b,
+			      const struct p4tc_cmd_opnd *o,
+			      const struct p4tc_act *act, const u8 *values)
+{
+	const struct p4tc_act_param *p;
+	struct p4t_val v;
+
+	if (o->kind != P4TC_OPER_PARAM)
+		return push_operand(b, o);
+	p = &act->params[o->index];
+	p4t_host_read(p->type, &p->ms, values + p->offset, &v);
+	p4t_val_shr(&v, o->shift);
+	p4t_val_trunc(&v, o->width);
+	return push_const(b, &v, o->width, o->is_signed);
+}
+
+/* A key action's command that computes rather than sets the key. */
+static bool key_cmd_straight(const struct p4tc_cmd *cmd)
+{
+	switch (cmd->op) {
+	case P4TC_CMD_OP_SET:
+	case P4TC_CMD_OP_PLUS:
+	case P4TC_CMD_OP_SUB:
+	case P4TC_CMD_OP_BAND:
+	case P4TC_CMD_OP_BOR:
+	case P4TC_CMD_OP_BXOR:
+	case P4TC_CMD_OP_CONCAT:
+		return cmd->opnds[0].kind != P4TC_OPER_KEY;
+	default:
+		return false;
+	}
+}
+
+static int push_key_prep(struct desc_builder *b, const struct p4tc_cmd *cmd,
+			 const struct p4tc_act *act, const u8 *values)
+{
+	struct p4tc_off_insn *in = push_insn(b, cmd->op);
+	u32 k;
+	int err = 0;
+
+	if (!in)
+		return -ENOMEM;
+	for (k = 0; !err && k < cmd->num_opnds; k++)
+		err = push_bound_operand(b, &cmd->opnds[k], act, values);
+	if (err)
+		return err;
+	in = &b->d.insns[b->d.num_insns - 1];
+	in->operands.count = b->d.num_operands - in->operands.first;
+	return 0;
+}
+
 /*
- * The key action of a table sets slices of the key ("set key.T[a-b] X");
- * the description gives the key as its components in order, gaps (bits no
- * command sets, zero in software) as zero constants.
+ * The key action of a table computes (its commands that write no key,
+ * straight-line, before the first that does: they join the table's pre
+ * program, after its preactions) and sets slices of the key ("set
+ * key.T[a-b] X").  The description gives the key as its components in
+ * order, gaps (bits no command sets, zero in software) as zero constants.
+ * Call it after the table's preactions, to continue its pre program.
  */
 static int build_key(struct desc_builder *b, const struct p4tc_table *table,
 		     u32 t)
 {
-	u32 first = b->d.num_operands, n = 0, i, k, at = 0;
+	u32 first, n = 0, i, k, at = 0;
 	struct p4t_val zero = {};
 	struct key_slice *slices;
 	int err;
@@ -634,6 +689,12 @@ static int build_key(struct desc_builder *b, const struct p4tc_table *table,
 		for (k = 0; prog && k < prog->num_cmds; k++) {
 			const struct p4tc_cmd *cmd = &prog->cmds[k];
 
+			if (!n && key_cmd_straight(cmd)) {
+				err = push_key_prep(b, cmd, act, values);
+				if (err)
+					goto out;
+				continue;
+			}
 			if (cmd->op != P4TC_CMD_OP_SET ||
 			    cmd->opnds[0].kind != P4TC_OPER_KEY ||
 			    cmd->opnds[0].table != table ||
@@ -649,6 +710,8 @@ static int build_key(struct desc_builder *b, const struct p4tc_table *table,
 		}
 	}
 	sort(slices, n, sizeof(slices[0]), key_slice_cmp, NULL);
+	/* the key's components, contiguous in OPERANDS */
+	first = b->d.num_operands;
 	for (i = 0; i < n; i++) {
 		if (slices[i].shift < at)
 			goto not_slices;	/* overlapping slices */
@@ -657,19 +720,8 @@ static int build_key(struct desc_builder *b, const struct p4tc_table *table,
 			if (err)
 				goto out;
 		}
-		if (slices[i].src->kind == P4TC_OPER_PARAM) {
-			const struct p4tc_act_param *p =
-				&slices[i].act->params[slices[i].src->index];
-			struct p4t_val v;
-
-			p4t_host_read(p->type, &p->ms,
-				      slices[i].values + p->offset, &v);
-			p4t_val_shr(&v, slices[i].src->shift);
-			p4t_val_trunc(&v, slices[i].width);
-			err = push_const(b, &v, slices[i].width, false);
-		} else {
-			err = push_operand(b, slices[i].src);
-		}
+		err = push_bound_operand(b, slices[i].src, slices[i].act,
+					 slices[i].values);
 		if (err)
 			goto out;
 		at = slices[i].shift + slices[i].width;
@@ -685,7 +737,7 @@ out:
 
 not_slices:
 	NL_SET_ERR_MSG_FMT(b->extack,
-			   "P4TC: the key of table %s is not a list of slices its key action sets",
+			   "P4TC: the key action of table %s does more than compute and set key slices",
 			   table->common.name);
 	err = -EOPNOTSUPP;
 	goto out;
@@ -729,9 +781,6 @@ static int build_tables(struct desc_builder *b)
 	idr_for_each_entry_ul(&b->pipeline->p_tbl_idr, table, tmp, id) {
 		u32 t = i++;
 
-		err = build_key(b, table, t);
-		if (err)
-			return err;
 		first = b->d.num_table_acts;
 		for (k = 0; k < table->num_acts; k++) {
 			u32 *a = PUSH(b, table_acts);
@@ -745,6 +794,8 @@ static int build_tables(struct desc_builder *b)
 
 		first = b->d.num_insns;
 		err = push_instances(b, table->preacts, TCA_ACT_MAX_PRIO);
+		if (!err)
+			err = build_key(b, table, t);
 		if (err)
 			return err;
 		b->d.tables[t].pre.first = first;

@@ -1,0 +1,246 @@
+#!/bin/bash
+# P4TC offload of p4 filters, with the p4nic driver (make check boots
+# with --ports 2): the flag rules of tc-flower for the filter that binds a
+# pipeline (skip_sw, skip_hw, verbose, in_hw_count), hw-tc-offload, shared
+# blocks with a veth, reoffload when a port joins or leaves a block, one
+# pipeline per device, every example program offloaded, and the router
+# running in the NIC with its routes in software: the device drops what
+# the program drops and hands the host what the program accepts (the
+# filter does not run it twice), and a table miss goes to the host, whose
+# pipeline routes it.  Entries in hardware come later (issue 9).
+. "$(dirname "$0")/lib.sh"
+
+[ "${P4TC_PORTS:-0}" -ge 2 ] || fail "needs two p4nic ports: boot with tests/vm/run --ports 2"
+export INTROSPECTION=/work/main/tests/programs/router
+. "$(dirname "$0")/../programs/router/hosts.sh"
+
+cleanup() {
+	ip netns del t0 2>/dev/null
+	ip netns del t1 2>/dev/null
+	ip link del v0 2>/dev/null
+	for d in "${P0:-}" "${P1:-}"; do
+		[ -n "$d" ] && tc qdisc del dev "$d" clsact 2>/dev/null
+	done
+	for p in router acl counter l2switch mirror; do
+		tc p4template del "pipeline/$p" 2>/dev/null
+	done
+	rmmod p4nic 2>/dev/null
+}
+trap cleanup EXIT
+
+expect_ok "load the driver" modprobe p4nic
+P0=$(p4nic_dev 0)
+P1=$(p4nic_dev 1)
+[ -n "$P0" ] && [ -n "$P1" ] || { fail "no p4nic netdevs"; finish; }
+ip link set "$P0" up
+ip link set "$P1" up
+ip link add v0 type veth peer name v1
+ip link set v0 up
+expect_ok "load the router" tc -b /work/main/tests/programs/router/router.tc
+
+# filter_flags DEV: the JSON flags of DEV's ingress p4 filter at prio 1,
+# as "skip_sw in_hw 1" and so on
+filter_flags() {
+	json_get "$(tc -j filter show dev "$1" ingress prio 1)" \
+		"' '.join(str(k) if v is True else f'{k} {v}' for f in j if 'options' in f for k, v in f['options'].items() if k in ('skip_sw', 'skip_hw', 'in_hw', 'not_in_hw', 'in_hw_count'))"
+}
+filter_del() {
+	tc filter del dev "$1" ingress prio 1 2>/dev/null
+}
+
+# --- the flag rules, on one port --------------------------------------
+tc qdisc add dev "$P0" clsact
+tc qdisc add dev v0 clsact
+
+expect_err "skip_sw with skip_hw" 1 "exclude each other" \
+	tc filter add dev "$P0" ingress prio 1 p4 pname router skip_sw skip_hw
+expect_err "skip_sw on a veth" 2 "skip_sw: a device on this block cannot offload P4 pipelines" \
+	tc filter add dev v0 ingress prio 1 p4 pname router skip_sw
+[ -z "$(tc filter show dev v0 ingress)" ] || fail "a refused skip_sw filter was left on v0"
+
+expect_ok "skip_sw on p4nic" tc filter add dev "$P0" ingress prio 1 p4 pname router skip_sw
+[ "$(filter_flags "$P0")" = "skip_sw in_hw in_hw_count 1" ] ||
+	fail "skip_sw on p4nic: flags '$(filter_flags "$P0")'"
+filter_del "$P0"
+
+expect_ok "no flags on p4nic" tc filter add dev "$P0" ingress prio 1 p4 pname router
+[ "$(filter_flags "$P0")" = "in_hw in_hw_count 1" ] ||
+	fail "no flags on p4nic: flags '$(filter_flags "$P0")'"
+filter_del "$P0"
+
+expect_ok "no flags on a veth" tc filter add dev v0 ingress prio 1 p4 pname router
+[ "$(filter_flags v0)" = "not_in_hw" ] || fail "no flags on a veth: flags '$(filter_flags v0)'"
+filter_del v0
+
+expect_ok "skip_hw on p4nic" tc filter add dev "$P0" ingress prio 1 p4 pname router skip_hw
+[ "$(filter_flags "$P0")" = "skip_hw not_in_hw" ] ||
+	fail "skip_hw on p4nic: flags '$(filter_flags "$P0")'"
+# skip_hw never asked the driver: hw-tc-offload may go off
+expect_ok "hw-tc-offload off with a skip_hw filter" ethtool -K "$P0" hw-tc-offload off
+ethtool -K "$P0" hw-tc-offload on
+filter_del "$P0"
+
+# hw-tc-offload: refused off while bound; off, skip_sw fails and no flags
+# stays in software
+expect_ok "bind for hw-tc-offload" tc filter add dev "$P0" ingress prio 1 p4 pname router
+expect_err "hw-tc-offload off while bound" 1 "Could not change" \
+	ethtool -K "$P0" hw-tc-offload off
+dmesg | tail -5 | grep -q "a P4 pipeline is offloaded on this port" ||
+	fail "hw-tc-offload refusal: no message in the kernel log"
+ethtool -K "$P0" hw-tc-offload on	# the refused request stays wanted
+filter_del "$P0"
+expect_ok "hw-tc-offload off" ethtool -K "$P0" hw-tc-offload off
+expect_err "skip_sw with hw-tc-offload off" 2 "TC offload is disabled on net device" \
+	tc filter add dev "$P0" ingress prio 1 p4 pname router skip_sw
+expect_ok "no flags with hw-tc-offload off" tc filter add dev "$P0" ingress prio 1 p4 pname router
+[ "$(filter_flags "$P0")" = "not_in_hw" ] ||
+	fail "hw-tc-offload off: flags '$(filter_flags "$P0")'"
+filter_del "$P0"
+ethtool -K "$P0" hw-tc-offload on
+
+# one pipeline per device: a second one stays in software (verbose says
+# why) or fails (skip_sw)
+expect_ok "load the ACL" tc -b /work/main/tests/programs/acl/acl.tc
+expect_ok "bind the router" tc filter add dev "$P0" ingress prio 1 p4 pname router skip_sw
+tc qdisc add dev "$P1" clsact
+expect_err "a second pipeline with skip_sw" 2 "p4nic: the device runs pipeline 40: one pipeline per device" \
+	tc filter add dev "$P1" ingress prio 1 p4 pname acl skip_sw
+expect_err "a second pipeline, verbose" 0 "Warning: p4nic: the device runs pipeline 40" \
+	tc filter add dev "$P1" ingress prio 1 p4 pname acl verbose
+[ "$(filter_flags "$P1")" = "not_in_hw" ] || fail "second pipeline: flags '$(filter_flags "$P1")'"
+filter_del "$P1"
+filter_del "$P0"
+tc qdisc del dev "$P1" clsact
+tc p4template del pipeline/acl
+
+# --- shared blocks and reoffload --------------------------------------
+tc qdisc del dev "$P0" clsact
+tc qdisc del dev v0 clsact
+block_flags() {
+	json_get "$(tc -j filter show block "$1" prio 1)" \
+		"' '.join(str(k) if v is True else f'{k} {v}' for f in j if 'options' in f for k, v in f['options'].items() if k in ('skip_sw', 'skip_hw', 'in_hw', 'not_in_hw', 'in_hw_count'))"
+}
+tc qdisc add dev "$P0" ingress_block 7 clsact
+expect_ok "a filter on block 7" tc filter add block 7 prio 1 p4 pname router
+[ "$(block_flags 7)" = "in_hw in_hw_count 1" ] || fail "block 7, one port: '$(block_flags 7)'"
+tc qdisc add dev "$P1" ingress_block 7 clsact
+[ "$(block_flags 7)" = "in_hw in_hw_count 2" ] || fail "block 7, port 1 joined: '$(block_flags 7)'"
+# a device that cannot offload may not join a block with offloaded filters
+expect_err "a veth joins an offloaded block" 2 "." \
+	tc qdisc add dev v0 ingress_block 7 clsact
+tc qdisc del dev "$P1" clsact
+[ "$(block_flags 7)" = "in_hw in_hw_count 1" ] || fail "block 7, port 1 left: '$(block_flags 7)'"
+tc qdisc del dev "$P0" clsact
+# a veth first, then a p4nic port: skip_sw is refused, no flags binds
+# where it can
+tc qdisc add dev v0 ingress_block 8 clsact
+tc qdisc add dev "$P1" ingress_block 8 clsact
+expect_err "skip_sw on a block with a veth" 2 "skip_sw: a device on this block cannot offload P4 pipelines" \
+	tc filter add block 8 prio 1 p4 pname router skip_sw
+expect_ok "no flags on a block with a veth" tc filter add block 8 prio 1 p4 pname router
+[ "$(block_flags 8)" = "in_hw in_hw_count 1" ] || fail "block 8: '$(block_flags 8)'"
+tc qdisc del dev "$P1" clsact
+[ "$(block_flags 8)" = "not_in_hw" ] || fail "block 8, p4nic left: '$(block_flags 8)'"
+tc qdisc del dev v0 clsact
+expect_ok "the router goes once its blocks did" tc p4template del pipeline/router
+
+# --- every example program fits the device ----------------------------
+tc qdisc add dev "$P0" clsact
+for prog in router acl counter l2switch mirror; do
+	tc -b "/work/main/tests/programs/$prog/$prog.tc" || { fail "$prog: template load"; continue; }
+	expect_ok "$prog offloaded" tc filter add dev "$P0" ingress prio 1 p4 pname "$prog" skip_sw
+	filter_del "$P0"
+	tc p4template del "pipeline/$prog"
+done
+tc qdisc del dev "$P0" clsact
+
+# --- the router in the NIC, its routes in software --------------------
+# t0 (10.1.0.1) behind port 0, t1 (10.2.0.1) behind port 1
+for p in 0 1; do
+	tst=$(tester_dev $p)
+	ip netns add "t$p"
+	ip link set "$tst" netns "t$p"
+	ip -n "t$p" link set "$tst" up
+	ip netns exec "t$p" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+done
+T0=$(ip -n t0 -o link show | awk -F': ' '/52:54:00:7e:00:00/ {print $2}')
+T1=$(ip -n t1 -o link show | awk -F': ' '/52:54:00:7e:00:01/ {print $2}')
+ip -n t0 addr add 10.1.0.1/24 dev "$T0"
+ip -n t1 addr add 10.2.0.1/24 dev "$T1"
+ip -n t0 neigh add 10.1.0.254 lladdr "$(mac "$P0")" dev "$T0"
+ip -n t1 neigh add 10.2.0.254 lladdr "$(mac "$P1")" dev "$T1"
+ip -n t0 route add default via 10.1.0.254
+ip -n t1 route add default via 10.2.0.254
+tc -b /work/main/tests/programs/router/router.tc
+amac=$(ip netns exec t0 cat "/sys/class/net/$T0/address")
+cmac=$(ip netns exec t1 cat "/sys/class/net/$T1/address")
+# router_nexthops wants the router's ports as b0 and b1
+rt="tc p4 create router/table/cb/nexthop"
+expect_ok "next hop 1" $rt nh 1 action router/cb/forward param dmac "$cmac" \
+	param smac "$(mac "$P1")" param port "$P1"
+expect_ok "next hop 2" $rt nh 2 action router/cb/forward param dmac "$amac" \
+	param smac "$(mac "$P0")" param port "$P0"
+expect_ok "route to t1" tc p4 create router/table/cb/fib dstAddr 10.2.0.0/24 \
+	action router/cb/set_nh param nh 1
+expect_ok "route to t0" tc p4 create router/table/cb/fib dstAddr 10.1.0.0/24 \
+	action router/cb/set_nh param nh 2
+for d in "$P0" "$P1"; do
+	tc qdisc add dev "$d" clsact
+	expect_ok "router on $d" tc filter add dev "$d" ingress prio 1 p4 pname router
+done
+hw() { ethtool -S "$1" | sed -n "s/^ *$2: //p"; }
+
+runs0=$(p4_filter_stat "$P0" 1 pkts)
+host0=$(hw "$P0" hw_to_host)
+expect_ok "ping through the router" ip netns exec t0 ping -c 3 -i 0.2 -W 5 10.2.0.1
+runs=$(( $(p4_filter_stat "$P0" 1 pkts) - runs0 ))
+host=$(( $(hw "$P0" hw_to_host) - host0 ))
+# the routes are in software: each echo request missed in the device and
+# ran the software pipeline from the start
+[ "$runs" -ge 3 ] && [ "$host" -ge 3 ] ||
+	fail "routed pings: pipeline runs $runs, device to host $host (expected 3 or more each)"
+
+# TTL 1: the program drops it before any table, in the device
+runs0=$(p4_filter_stat "$P0" 1 pkts)
+drops0=$(hw "$P0" hw_pipeline_drops)
+ip netns exec t0 ping -c 2 -i 0.2 -W 1 -t 1 10.2.0.1 >/dev/null 2>&1 &&
+	fail "a TTL 1 ping crossed the router"
+[ $(( $(hw "$P0" hw_pipeline_drops) - drops0 )) = 2 ] ||
+	fail "TTL 1: the device dropped $(( $(hw "$P0" hw_pipeline_drops) - drops0 )), expected 2"
+[ "$(p4_filter_stat "$P0" 1 pkts)" = "$runs0" ] ||
+	fail "TTL 1: the software pipeline ran on packets the device dropped"
+
+# not IPv4: the program accepts it (ok) in the device; the host gets it
+# marked as decided and the filter does not run the pipeline again
+runs0=$(p4_filter_stat "$P0" 1 pkts)
+rx0=$(cat "/sys/class/net/$P0/statistics/rx_packets")
+ip netns exec t0 /usr/bin/python3 -c "
+from scapy.all import Ether, Raw, sendp
+sendp(Ether(dst='$(mac "$P0")', type=0x88b5) / Raw(b'p4tc' * 12), iface='$T0', count=3, verbose=False)"
+sleep 1
+[ $(( $(cat "/sys/class/net/$P0/statistics/rx_packets") - rx0 )) -ge 3 ] ||
+	fail "non-IPv4 frames did not reach the host"
+[ "$(p4_filter_stat "$P0" 1 pkts)" = "$runs0" ] ||
+	fail "non-IPv4: the pipeline ran again on frames the device decided"
+
+# the same three kinds of packets with the router in software only
+filter_del "$P0"
+expect_ok "router on $P0, skip_hw" tc filter add dev "$P0" ingress prio 1 p4 pname router skip_hw
+runs0=$(p4_filter_stat "$P0" 1 pkts)
+expect_ok "ping through the software router" ip netns exec t0 ping -c 2 -i 0.2 -W 5 10.2.0.1
+ip netns exec t0 ping -c 1 -W 1 -t 1 10.2.0.1 >/dev/null 2>&1 &&
+	fail "a TTL 1 ping crossed the software router"
+[ $(( $(p4_filter_stat "$P0" 1 pkts) - runs0 )) -ge 3 ] ||
+	fail "software router: pipeline runs $(( $(p4_filter_stat "$P0" 1 pkts) - runs0 ))"
+
+# rmmod with the pipeline bound and traffic flowing
+filter_del "$P0"
+expect_ok "router on $P0 again" tc filter add dev "$P0" ingress prio 1 p4 pname router
+ip netns exec t0 ping -i 0.02 -c 200 -q 10.2.0.1 >/dev/null 2>&1 &
+pinger=$!
+sleep 1
+expect_ok "unload with the pipeline bound" rmmod p4nic
+wait $pinger
+expect_ok "the pipeline can go once its devices did" tc p4template del pipeline/router
+
+finish
