@@ -78,7 +78,8 @@ typedef void (*corrupt_fn)(uint8_t *img, uint32_t *len);
 
 CASE(magic, router, INV, P4NIC_F_IMG_MAGIC, HDR->magic ^= 1)
 CASE(version, router, INV, P4NIC_F_IMG_VERSION, HDR->version_major = 2)
-CASE(minor, router, INV, P4NIC_F_IMG_VERSION, HDR->version_minor = 1)
+CASE(minor, router, INV, P4NIC_F_IMG_VERSION,
+     HDR->version_minor = P4NIC_ABI_MINOR + 1)
 CASE(total_len, router, INV, P4NIC_F_IMG_LEN, HDR->total_len += 8)
 CASE(truncated, router, INV, P4NIC_F_IMG_LEN, *len -= 1)
 CASE(nsections, router, INV, P4NIC_F_IMG_SECTION, HDR->num_sections = 99)

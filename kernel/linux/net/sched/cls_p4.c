@@ -44,8 +44,7 @@ struct cls_p4_head {
 	bool deleting;
 };
 
-/*
- * A device ran the pipeline on this packet already (p4tc_skb_decided()):
+/* A device ran the pipeline on this packet already (p4tc_skb_decided()):
  * what is left is its verdict, or the filter's own actions.  The mark
  * goes once used, so that a packet that comes back (a redirect to
  * another port, say) runs the pipeline again, as in software.
@@ -124,8 +123,7 @@ static void p4_hw_unbind(struct tcf_proto *tp, struct cls_p4_head *head,
 			    &head->flags, &head->in_hw_count, true);
 }
 
-/*
- * Offer the pipeline to the block's drivers.  Without skip_sw a refusal
+/* Offer the pipeline to the block's drivers.  Without skip_sw a refusal
  * (of P4TC's description or of every driver) leaves the filter in
  * software; with skip_sw it fails the request.
  */

@@ -49,10 +49,26 @@ static void *desc_push(void **arr, u32 *num, u32 *cap, size_t size)
 	return rec;
 }
 
-#define PUSH(b, arr)							\
-	((typeof((b)->d.arr))desc_push((void **)&(b)->d.arr,		\
-				       &(b)->d.num_##arr, &(b)->cap_##arr, \
-				       sizeof(*(b)->d.arr)))
+/* push_ARR(b): a new record at the end of the description's ARR */
+#define DEFINE_PUSH(arr, type)						\
+static void *push_##arr(struct desc_builder *b)				\
+{									\
+	return desc_push((void **)&b->d.arr, &b->d.num_##arr,		\
+			 &b->cap_##arr, sizeof(type));			\
+}
+
+DEFINE_PUSH(headers, struct p4tc_off_header)
+DEFINE_PUSH(trans, struct p4tc_off_trans)
+DEFINE_PUSH(fields, struct p4tc_off_field)
+DEFINE_PUSH(meta, struct p4tc_off_meta)
+DEFINE_PUSH(registers, struct p4tc_off_register)
+DEFINE_PUSH(actions, struct p4tc_off_action)
+DEFINE_PUSH(params, struct p4tc_off_param)
+DEFINE_PUSH(tables, struct p4tc_off_table)
+DEFINE_PUSH(table_acts, u32)
+DEFINE_PUSH(insns, struct p4tc_off_insn)
+DEFINE_PUSH(operands, struct p4tc_off_operand)
+DEFINE_PUSH(consts, struct p4tc_off_val)
 
 static void desc_free(struct p4tc_off_pipeline *d)
 {
@@ -131,8 +147,7 @@ static u32 next_index(const struct desc_builder *b,
 	return header_index(b, next);
 }
 
-/*
- * Headers in an order where every edge goes forward (the graph is acyclic:
+/* Headers in an order where every edge goes forward (the graph is acyclic:
  * p4tc_parser.c refuses loops): Kahn's algorithm over at most
  * P4TC_MAX_PARSE_HEADERS nodes.
  */
@@ -197,7 +212,7 @@ static int build_parser(struct desc_builder *b)
 		return err;
 	}
 	for (i = 0; i < n; i++) {
-		struct p4tc_off_header *h = PUSH(b, headers);
+		struct p4tc_off_header *h = push_headers(b);
 
 		if (!h)
 			return -ENOMEM;
@@ -205,7 +220,7 @@ static int build_parser(struct desc_builder *b)
 		h->id = order[i]->hdr_id;
 	}
 	idr_for_each_entry_ul(&parser->hdrfield_idr, field, tmp, id) {
-		struct p4tc_off_field *f = PUSH(b, fields);
+		struct p4tc_off_field *f = push_fields(b);
 
 		if (!f)
 			return -ENOMEM;
@@ -230,7 +245,7 @@ static int build_parser(struct desc_builder *b)
 					     src->default_kind);
 		h->trans.first = b->d.num_trans;
 		for (k = 0; src->select && k < src->num_trans; k++) {
-			struct p4tc_off_trans *t = PUSH(b, trans);
+			struct p4tc_off_trans *t = push_trans(b);
 
 			if (!t)
 				return -ENOMEM;
@@ -262,7 +277,7 @@ static int build_objects(struct desc_builder *b)
 	u32 i;
 
 	idr_for_each_entry_ul(&pipeline->p_meta_idr, meta, tmp, id) {
-		struct p4tc_off_meta *m = PUSH(b, meta);
+		struct p4tc_off_meta *m = push_meta(b);
 
 		if (!m)
 			return -ENOMEM;
@@ -272,7 +287,7 @@ static int build_objects(struct desc_builder *b)
 		m->is_signed = type_signed(meta->m_datatype);
 	}
 	idr_for_each_entry_ul(&pipeline->p_reg_idr, reg, tmp, id) {
-		struct p4tc_off_register *r = PUSH(b, registers);
+		struct p4tc_off_register *r = push_registers(b);
 
 		if (!r)
 			return -ENOMEM;
@@ -283,7 +298,7 @@ static int build_objects(struct desc_builder *b)
 		r->num_elems = reg->reg_num_elems;
 	}
 	idr_for_each_entry_ul(&pipeline->p_act_idr, act, tmp, id) {
-		struct p4tc_off_action *a = PUSH(b, actions);
+		struct p4tc_off_action *a = push_actions(b);
 
 		if (!a)
 			return -ENOMEM;
@@ -293,7 +308,7 @@ static int build_objects(struct desc_builder *b)
 		a->params.count = act->num_params;
 		for (i = 0; i < act->num_params; i++) {
 			const struct p4tc_act_param *src = &act->params[i];
-			struct p4tc_off_param *p = PUSH(b, params);
+			struct p4tc_off_param *p = push_params(b);
 
 			if (!p)
 				return -ENOMEM;
@@ -303,7 +318,7 @@ static int build_objects(struct desc_builder *b)
 		}
 	}
 	idr_for_each_entry_ul(&pipeline->p_tbl_idr, table, tmp, id) {
-		struct p4tc_off_table *t = PUSH(b, tables);
+		struct p4tc_off_table *t = push_tables(b);
 
 		if (!t)
 			return -ENOMEM;
@@ -324,12 +339,12 @@ static int build_objects(struct desc_builder *b)
 static int push_const(struct desc_builder *b, const struct p4t_val *v,
 		      u16 width, bool is_signed)
 {
-	struct p4tc_off_operand *o = PUSH(b, operands);
+	struct p4tc_off_operand *o = push_operands(b);
 	struct p4tc_off_val *c;
 
 	if (!o)
 		return -ENOMEM;
-	c = PUSH(b, consts);
+	c = push_consts(b);
 	if (!c)
 		return -ENOMEM;
 	memcpy(c->w, v->w, sizeof(c->w));
@@ -353,7 +368,7 @@ static int push_operand(struct desc_builder *b, const struct p4tc_cmd_opnd *src)
 		p4t_val_trunc(&v, src->width);
 		return push_const(b, &v, src->width, src->is_signed);
 	}
-	o = PUSH(b, operands);
+	o = push_operands(b);
 	if (!o)
 		return -ENOMEM;
 	o->is_signed = src->is_signed;
@@ -413,7 +428,7 @@ static int push_operand(struct desc_builder *b, const struct p4tc_cmd_opnd *src)
 
 static struct p4tc_off_insn *push_insn(struct desc_builder *b, u8 op)
 {
-	struct p4tc_off_insn *in = PUSH(b, insns);
+	struct p4tc_off_insn *in = push_insns(b);
 
 	if (in) {
 		in->op = op;
@@ -482,7 +497,7 @@ static int push_instance(struct desc_builder *b, const struct tc_action *a)
 	in = push_insn(b, P4TC_CMD_OP_ACT);
 	if (!in)
 		return -ENOMEM;
-	o = PUSH(b, operands);
+	o = push_operands(b);
 	if (!o)
 		return -ENOMEM;
 	o->kind = P4TC_OFF_OPND_ACTION;
@@ -655,8 +670,7 @@ static int push_key_prep(struct desc_builder *b, const struct p4tc_cmd *cmd,
 	return 0;
 }
 
-/*
- * The key action of a table computes (its commands that write no key,
+/* The key action of a table computes (its commands that write no key,
  * straight-line, before the first that does: they join the table's pre
  * program, after its preactions) and sets slices of the key ("set
  * key.T[a-b] X").  The description gives the key as its components in
@@ -783,7 +797,7 @@ static int build_tables(struct desc_builder *b)
 
 		first = b->d.num_table_acts;
 		for (k = 0; k < table->num_acts; k++) {
-			u32 *a = PUSH(b, table_acts);
+			u32 *a = push_table_acts(b);
 
 			if (!a)
 				return -ENOMEM;

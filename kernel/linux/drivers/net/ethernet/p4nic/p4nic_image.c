@@ -48,15 +48,16 @@ static __le32 idx(u32 i)
 /* What the device can do                                              */
 /* ------------------------------------------------------------------ */
 
-#define OVER(w, what, have, max)					\
-	({								\
-		bool __over = (have) > (max);				\
-		if (__over)						\
-			NL_SET_ERR_MSG_FMT((w)->extack,		\
-				"p4nic: %s: %u, the device takes at most %u", \
-				what, (u32)(have), (u32)(max));		\
-		__over;							\
-	})
+/* Whether @have is over the device's @max of @what (and say so). */
+static bool over(struct img_writer *w, const char *what, u64 have, u32 max)
+{
+	if (have <= max)
+		return false;
+	NL_SET_ERR_MSG_FMT(w->extack,
+			   "p4nic: %s: %llu, the device takes at most %u",
+			   what, have, max);
+	return true;
+}
 
 static int check_caps(struct p4nic *nic, const struct p4tc_off_pipeline *d,
 		      struct img_writer *w)
@@ -65,30 +66,30 @@ static int check_caps(struct p4nic *nic, const struct p4tc_off_pipeline *d,
 	u64 entries = 0;
 	u32 i;
 
-	if (OVER(w, "tables", d->num_tables, le32_to_cpu(id->max_tables)) ||
-	    OVER(w, "actions", d->num_actions, le32_to_cpu(id->max_actions)) ||
-	    OVER(w, "headers", d->num_headers, le32_to_cpu(id->max_headers)) ||
-	    OVER(w, "header fields", d->num_fields,
+	if (over(w, "tables", d->num_tables, le32_to_cpu(id->max_tables)) ||
+	    over(w, "actions", d->num_actions, le32_to_cpu(id->max_actions)) ||
+	    over(w, "headers", d->num_headers, le32_to_cpu(id->max_headers)) ||
+	    over(w, "header fields", d->num_fields,
 		 le32_to_cpu(id->max_fields)) ||
-	    OVER(w, "metadata", d->num_meta, le32_to_cpu(id->max_metadata)) ||
-	    OVER(w, "registers", d->num_registers,
+	    over(w, "metadata", d->num_meta, le32_to_cpu(id->max_metadata)) ||
+	    over(w, "registers", d->num_registers,
 		 le32_to_cpu(id->max_registers)))
 		return -EOPNOTSUPP;
 	for (i = 0; i < d->num_registers; i++)
-		if (OVER(w, "register cells", d->registers[i].num_elems,
+		if (over(w, "register cells", d->registers[i].num_elems,
 			 le32_to_cpu(id->max_register_elems)))
 			return -EOPNOTSUPP;
 	for (i = 0; i < d->num_actions; i++) {
 		const struct p4tc_off_action *a = &d->actions[i];
 
-		if (OVER(w, "action parameters", a->params.count,
+		if (over(w, "action parameters", a->params.count,
 			 le32_to_cpu(id->max_params)) ||
-		    OVER(w, "commands in an action", a->prog.count,
+		    over(w, "commands in an action", a->prog.count,
 			 le32_to_cpu(id->max_insns_per_action)))
 			return -EOPNOTSUPP;
 	}
 	for (i = 0; i < d->num_insns; i++)
-		if (OVER(w, "operands of a command",
+		if (over(w, "operands of a command",
 			 d->insns[i].operands.count,
 			 le32_to_cpu(id->max_operands_per_insn)))
 			return -EOPNOTSUPP;
@@ -97,21 +98,21 @@ static int check_caps(struct p4nic *nic, const struct p4tc_off_pipeline *d,
 
 		if (!(le32_to_cpu(id->table_types) & BIT(t->type))) {
 			NL_SET_ERR_MSG_FMT(w->extack,
-					       "p4nic: table %s: the device has no tables of type %u",
+					   "p4nic: table %s: the device has no tables of type %u",
 					       t->name, t->type);
 			return -EOPNOTSUPP;
 		}
-		if (OVER(w, "bits of a table key", t->key_bits,
+		if (over(w, "bits of a table key", t->key_bits,
 			 le32_to_cpu(id->max_key_bits)) ||
-		    OVER(w, "entries of a table", t->max_entries,
+		    over(w, "entries of a table", t->max_entries,
 			 le32_to_cpu(id->max_entries_per_table)) ||
 		    (t->type == P4TC_OFF_TABLE_TERNARY &&
-		     OVER(w, "masks of a ternary table", t->max_masks,
+		     over(w, "masks of a ternary table", t->max_masks,
 			  le32_to_cpu(id->max_masks))))
 			return -EOPNOTSUPP;
 		entries += t->max_entries;
 	}
-	if (OVER(w, "table entries in all", entries,
+	if (over(w, "table entries in all", entries,
 		 le32_to_cpu(id->max_entries_total)))
 		return -EOPNOTSUPP;
 	return 0;
@@ -158,7 +159,7 @@ static int write_operand(struct img_writer *w,
 	if (o->kind == P4TC_OFF_OPND_KMETA) {
 		if (index > P4TC_KERNEL_META_MAX || !kmeta_map[index]) {
 			NL_SET_ERR_MSG_FMT(w->extack,
-					       "p4nic: kernel metadata %u is not known to the device",
+					   "p4nic: kernel metadata %u is not known to the device",
 					       index);
 			return -EOPNOTSUPP;
 		}
@@ -177,7 +178,7 @@ static int write_operand(struct img_writer *w,
 
 unsupported:
 	NL_SET_ERR_MSG_FMT(w->extack,
-			       "p4nic: operand kind %u is not known to the device",
+			   "p4nic: operand kind %u is not known to the device",
 			       o->kind);
 	return -EOPNOTSUPP;
 }
@@ -223,7 +224,7 @@ static int write_prog(struct img_writer *w, const struct p4tc_off_pipeline *d,
 		/* P4TC_CMD_OP_* and P4NIC_OP_* are numbered alike */
 		if (in->op < P4NIC_OP_SET || in->op > P4NIC_OP_MAX) {
 			NL_SET_ERR_MSG_FMT(w->extack,
-					       "p4nic: command %u is not known to the device",
+					   "p4nic: command %u is not known to the device",
 					       in->op);
 			return -EOPNOTSUPP;
 		}
@@ -265,7 +266,7 @@ static int write_tables(struct img_writer *w,
 		if (t->default_hit.verdict != TC_ACT_PIPE ||
 		    t->default_miss.verdict != TC_ACT_PIPE) {
 			NL_SET_ERR_MSG_FMT(w->extack,
-					       "p4nic: table %s: a default action with a verdict of its own is not supported",
+					   "p4nic: table %s: a default action with a verdict of its own is not supported",
 					       t->name);
 			return -EOPNOTSUPP;
 		}
@@ -464,7 +465,7 @@ void *p4nic_image_build(struct p4nic *nic, const struct p4tc_off_pipeline *d,
 	}
 	if (size > le32_to_cpu(nic->identity.max_image_bytes)) {
 		NL_SET_ERR_MSG_FMT(extack,
-				       "p4nic: the pipeline's image takes %llu bytes, the device loads at most %u",
+				   "p4nic: the pipeline's image takes %llu bytes, the device loads at most %u",
 				       size, le32_to_cpu(nic->identity.max_image_bytes));
 		return ERR_PTR(-EOPNOTSUPP);
 	}

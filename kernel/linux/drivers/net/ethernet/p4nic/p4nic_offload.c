@@ -78,7 +78,7 @@ static int p4nic_load(struct p4nic *nic, const struct p4tc_off_pipeline *d,
 			NULL, 0, &at);
 	if (err) {
 		NL_SET_ERR_MSG_FMT(extack,
-				       "p4nic: loading pipeline %s: %s (%d, image byte %u)",
+				   "p4nic: loading pipeline %s: %s (%d, image byte %u)",
 				       d->name, p4nic_status_text(err), err, at);
 		kvfree(img);
 		return err;
@@ -114,7 +114,7 @@ static int p4nic_bind(struct p4nic_port *port, struct p4tc_offload *off)
 		return -EINVAL;
 	if (nic->pipeid && nic->pipeid != off->pipeid) {
 		NL_SET_ERR_MSG_FMT(extack,
-				       "p4nic: the device runs pipeline %u: one pipeline per device",
+				   "p4nic: the device runs pipeline %u: one pipeline per device",
 				       nic->pipeid);
 		return -EBUSY;
 	}
@@ -136,7 +136,7 @@ static int p4nic_bind(struct p4nic_port *port, struct p4tc_offload *off)
 		if (err) {
 			nic->port_binds[port->index]--;
 			NL_SET_ERR_MSG_FMT(extack,
-					       "p4nic: running the pipeline on port %u: %s (%d)",
+					   "p4nic: running the pipeline on port %u: %s (%d)",
 					       port->index,
 					       p4nic_status_text(err), err);
 			if (loaded)
