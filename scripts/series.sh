@@ -52,6 +52,12 @@ for d in $ordered; do
 	mkdir -p "$work/$d"
 	find "$top/kernel/linux/$d" -maxdepth 1 -type f -exec cp {} "$work/$d/" \;
 	git_in "$work" add -A -f "$d"
+	# The device ABI header lives in offload-api/ (QEMU's device and the
+	# firmware model include it too); the driver's commit carries it.
+	if [ "$d" = drivers/net/ethernet/p4nic ]; then
+		cp "$top/offload-api/p4nic_abi.h" "$work/include/linux/p4nic_abi.h"
+		git_in "$work" add -f include/linux/p4nic_abi.h
+	fi
 	msg=$top/kernel/commit-messages/$(tr / - <<<"$d").txt
 	if [ -e "$msg" ]; then
 		git_in "$work" commit -q -s -F "$msg"
