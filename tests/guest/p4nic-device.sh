@@ -32,7 +32,7 @@ fd = os.open(dev + "/resource0", os.O_RDONLY | os.O_SYNC)
 bar = mmap.mmap(fd, 0x4000, mmap.MAP_SHARED, mmap.PROT_READ)
 def reg(off):
     return struct.unpack("<I", bar[off:off + 4])[0]
-want = {0x000: 0x434e3450, 0x004: 1 << 16, 0x008: 3, 0x00c: ports,
+want = {0x000: 0x434e3450, 0x004: 1 << 16 | 1, 0x008: 3, 0x00c: ports,
         0x014: 1, 0x01c: 0}
 for off, val in want.items():
     if reg(off) != val:
