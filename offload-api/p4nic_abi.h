@@ -222,7 +222,7 @@ enum p4nic_opcode {
 	/* p[0] reg, p[1] index, p[2] count; out: p4nic_u128[] */
 	P4NIC_CMD_REG_READ = 13,
 	P4NIC_CMD_REG_WRITE = 14,	/* same; in: p4nic_u128[] */
-	P4NIC_CMD_TABLE_MISS_MODE = 15,	/* p[0] table, p[1] P4NIC_MISS_* */
+	P4NIC_CMD_TABLE_MISS_MODE = 15,	/* p[0] table, p[1] P4NIC_MISS_*, LOOKUP */
 	/* p[0] P4NIC_QUERY_*, p[1] id; out: the matching structure */
 	P4NIC_CMD_QUERY = 16,
 	P4NIC_CMD_MAX = P4NIC_CMD_QUERY,
@@ -403,6 +403,12 @@ struct p4nic_default_action {
 enum p4nic_miss_mode {
 	P4NIC_MISS_DEFAULT = 0,	/* a miss runs the default miss action */
 	P4NIC_MISS_TO_HOST = 1,	/* a miss sends the original to the host */
+	/*
+	 * ABI 1.1: every lookup sends the original to the host, hit or
+	 * miss: the host has entries that may match better than the
+	 * device's (the cooperative model's software-only entries)
+	 */
+	P4NIC_LOOKUP_TO_HOST = 2,
 };
 
 /* Event queue entries. */

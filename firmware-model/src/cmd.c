@@ -690,7 +690,7 @@ static void cmd_miss_mode(struct p4fw *fw, const struct cmd *c,
 	t = param_table(fw, c, 2, r);
 	if (!t)
 		return;
-	if (c->p[1] > P4NIC_MISS_TO_HOST)
+	if (c->p[1] > P4NIC_LOOKUP_TO_HOST)
 		return fail(r, P4NIC_ST_INVALID, P4NIC_F_MODE, 1);
 	t->miss_mode = c->p[1];
 }

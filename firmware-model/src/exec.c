@@ -243,6 +243,12 @@ static int apply_table(struct p4fw *fw, uint32_t ti)
 		v = V_PUNT;
 		goto out;
 	}
+	if (t->miss_mode == P4NIC_LOOKUP_TO_HOST) {
+		/* the host has entries that may beat ours: it decides */
+		punt(c, P4NIC_RX_TABLE_MISS, t->id);
+		v = V_PUNT;
+		goto out;
+	}
 	c->hit = lookup(t, key, &handle) == 0;
 	if (c->hit) {
 		e = &t->entries[handle];

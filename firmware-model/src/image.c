@@ -610,7 +610,7 @@ static int read_tables(struct loader *l)
 		if (t->type < P4NIC_TABLE_EXACT ||
 		    t->type > P4NIC_TABLE_TERNARY || t->key_bits == 0 ||
 		    t->key_bits > P4NIC_MAX_KEY_BYTES * 8 ||
-		    t->max_entries == 0 || t->miss_mode > P4NIC_MISS_TO_HOST ||
+		    t->max_entries == 0 || t->miss_mode > P4NIC_LOOKUP_TO_HOST ||
 		    (t->type == P4NIC_TABLE_TERNARY && t->max_masks == 0) ||
 		    !span_ok(t->key, p->num_keycomps, P4NIC_MAX_KEY_BYTES * 8) ||
 		    t->key.count == 0 ||
