@@ -4,10 +4,11 @@
 # pipeline (skip_sw, skip_hw, verbose, in_hw_count), hw-tc-offload, shared
 # blocks with a veth, reoffload when a port joins or leaves a block, one
 # pipeline per device, every example program offloaded, and the router
-# running in the NIC with its routes in software: the device drops what
-# the program drops and hands the host what the program accepts (the
-# filter does not run it twice), and a table miss goes to the host, whose
-# pipeline routes it.  Entries in hardware come later (issue 9).
+# running in the NIC with its routes: the device routes, drops what the
+# program drops and hands the host what the program accepts (the filter
+# does not run it twice); table entries follow the same flag rules
+# (skip_sw, skip_hw, in_hw_count), and a software-only entry sends its
+# table's lookups to the host.
 . "$(dirname "$0")/lib.sh"
 
 [ "${P4TC_PORTS:-0}" -ge 2 ] || fail "needs two p4nic ports: boot with tests/vm/run --ports 2"
@@ -154,7 +155,7 @@ for prog in router acl counter l2switch mirror; do
 done
 tc qdisc del dev "$P0" clsact
 
-# --- the router in the NIC, its routes in software --------------------
+# --- the router in the NIC, its routes in the NIC too -----------------
 # t0 (10.1.0.1) behind port 0, t1 (10.2.0.1) behind port 1
 for p in 0 1; do
 	tst=$(tester_dev $p)
@@ -174,7 +175,6 @@ ip -n t1 route add default via 10.2.0.254
 tc -b /work/main/tests/programs/router/router.tc
 amac=$(ip netns exec t0 cat "/sys/class/net/$T0/address")
 cmac=$(ip netns exec t1 cat "/sys/class/net/$T1/address")
-# router_nexthops wants the router's ports as b0 and b1
 rt="tc p4 create router/table/cb/nexthop"
 expect_ok "next hop 1" $rt nh 1 action router/cb/forward param dmac "$cmac" \
 	param smac "$(mac "$P1")" param port "$P1"
@@ -184,21 +184,43 @@ expect_ok "route to t1" tc p4 create router/table/cb/fib dstAddr 10.2.0.0/24 \
 	action router/cb/set_nh param nh 1
 expect_ok "route to t0" tc p4 create router/table/cb/fib dstAddr 10.1.0.0/24 \
 	action router/cb/set_nh param nh 2
+
+# entry_flags KEY...: the flags of the FIB entry KEY names
+entry_flags() {
+	json_get "$(tc -j p4 get router/table/cb/fib "$@")" \
+		"' '.join(str(k) if v is True else f'{k} {v}' for k, v in j[1]['entries'][0].items() if k in ('skip_sw', 'skip_hw', 'in_hw', 'not_in_hw', 'in_hw_count'))"
+}
+[ "$(entry_flags dstAddr 10.2.0.0/24)" = "not_in_hw" ] ||
+	fail "a route with no device bound: '$(entry_flags dstAddr 10.2.0.0/24)'"
+expect_err "a skip_sw route with no device bound" 2 "skip_sw: no device runs pipeline router" \
+	tc p4 create router/table/cb/fib dstAddr 10.9.0.0/16 skip_sw \
+	action router/cb/set_nh param nh 1
+expect_err "a route with skip_sw and skip_hw" 2 "skip_sw and skip_hw exclude each other" \
+	tc p4 create router/table/cb/fib dstAddr 10.9.0.0/16 skip_sw skip_hw \
+	action router/cb/set_nh param nh 1
+
 for d in "$P0" "$P1"; do
 	tc qdisc add dev "$d" clsact
 	expect_ok "router on $d" tc filter add dev "$d" ingress prio 1 p4 pname router
 done
+# binding gave the device the entries there were: one device, two blocks
+[ "$(entry_flags dstAddr 10.2.0.0/24)" = "in_hw in_hw_count 2" ] ||
+	fail "a route once the router is bound: '$(entry_flags dstAddr 10.2.0.0/24)'"
 hw() { ethtool -S "$1" | sed -n "s/^ *$2: //p"; }
 
-runs0=$(p4_filter_stat "$P0" 1 pkts)
-host0=$(hw "$P0" hw_to_host)
-expect_ok "ping through the router" ip netns exec t0 ping -c 3 -i 0.2 -W 5 10.2.0.1
-runs=$(( $(p4_filter_stat "$P0" 1 pkts) - runs0 ))
-host=$(( $(hw "$P0" hw_to_host) - host0 ))
-# the routes are in software: each echo request missed in the device and
-# ran the software pipeline from the start
-[ "$runs" -ge 3 ] && [ "$host" -ge 3 ] ||
-	fail "routed pings: pipeline runs $runs, device to host $host (expected 3 or more each)"
+# routed_in_hw WHAT: pings cross the router and no pipeline runs in software
+routed_in_hw() {
+	local runs0 tx0
+	runs0=$(p4_filter_stat "$P0" 1 pkts)
+	tx0=$(hw "$P1" hw_wire_tx_packets)
+	expect_ok "$1: ping through the router" \
+		ip netns exec t0 ping -c 3 -i 0.2 -W 5 10.2.0.1
+	[ "$(p4_filter_stat "$P0" 1 pkts)" = "$runs0" ] ||
+		fail "$1: the software pipeline ran $(( $(p4_filter_stat "$P0" 1 pkts) - runs0 )) times"
+	[ $(( $(hw "$P1" hw_wire_tx_packets) - tx0 )) -ge 3 ] ||
+		fail "$1: the device sent $(( $(hw "$P1" hw_wire_tx_packets) - tx0 )) frames out of port 1"
+}
+routed_in_hw "routes in hardware"
 
 # TTL 1: the program drops it before any table, in the device
 runs0=$(p4_filter_stat "$P0" 1 pkts)
@@ -223,7 +245,29 @@ sleep 1
 [ "$(p4_filter_stat "$P0" 1 pkts)" = "$runs0" ] ||
 	fail "non-IPv4: the pipeline ran again on frames the device decided"
 
-# the same three kinds of packets with the router in software only
+# a skip_hw route: the FIB has an entry only software holds, which may
+# match better, so every FIB lookup goes to the host (and routes there)
+expect_ok "a skip_hw route" tc p4 create router/table/cb/fib \
+	dstAddr 10.2.0.0/28 skip_hw action router/cb/set_nh param nh 1
+[ "$(entry_flags dstAddr 10.2.0.0/28)" = "skip_hw not_in_hw" ] ||
+	fail "a skip_hw route: '$(entry_flags dstAddr 10.2.0.0/28)'"
+runs0=$(p4_filter_stat "$P0" 1 pkts)
+expect_ok "ping with a software-only route" ip netns exec t0 ping -c 3 -i 0.2 -W 5 10.2.0.1
+[ $(( $(p4_filter_stat "$P0" 1 pkts) - runs0 )) -ge 3 ] ||
+	fail "a software-only route: the software pipeline ran $(( $(p4_filter_stat "$P0" 1 pkts) - runs0 )) times"
+expect_ok "the skip_hw route goes" tc p4 del router/table/cb/fib dstAddr 10.2.0.0/28
+routed_in_hw "the software-only route gone"
+
+# a skip_sw route: only the device has it, and routes with it
+# (the flags may follow the action, as the interface spec writes them)
+expect_ok "a skip_sw route" tc p4 create router/table/cb/fib \
+	dstAddr 10.2.0.1/32 action router/cb/set_nh param nh 1 skip_sw
+[ "$(entry_flags dstAddr 10.2.0.1/32)" = "skip_sw in_hw in_hw_count 2" ] ||
+	fail "a skip_sw route: '$(entry_flags dstAddr 10.2.0.1/32)'"
+routed_in_hw "a skip_sw route"
+expect_ok "the skip_sw route goes" tc p4 del router/table/cb/fib dstAddr 10.2.0.1/32
+
+# the same packets with the router in software only
 filter_del "$P0"
 expect_ok "router on $P0, skip_hw" tc filter add dev "$P0" ingress prio 1 p4 pname router skip_hw
 runs0=$(p4_filter_stat "$P0" 1 pkts)

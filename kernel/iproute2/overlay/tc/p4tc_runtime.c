@@ -3,7 +3,8 @@
  * tc p4runtime (tc p4): P4TC table entries.
  *
  *   tc p4 create|update|get|del PNAME/table/CB/TNAME [ KEYFIELD VALUE[/M] ]...
- *        [ prio N ] [ permissions PERM ] [ action ACTION ]
+ *        [ prio N ] [ permissions PERM ] [ skip_sw | skip_hw ] [ verbose ]
+ *        [ action ACTION ]
  *
  * Key fields are named and typed by the pipeline's introspection file,
  * $INTROSPECTION/PNAME.json (default /etc/iproute2/introspection/): tc
@@ -58,7 +59,8 @@ static void p4rt_usage(void)
 	fprintf(stderr,
 		"Usage: tc p4runtime { create | update | get | del } PNAME/table/CB/TNAME\n"
 		"               [ KEYFIELD VALUE[/PREFIXLEN|/MASK] ]... [ prio N ]\n"
-		"               [ permissions PERM ] [ action ACTION ]\n"
+		"               [ permissions PERM ] [ skip_sw | skip_hw ] [ verbose ]\n"
+		"               [ action ACTION ]\n"
 		"Key fields come from $INTROSPECTION/PNAME.json (default "
 		P4_INTROSPECTION_DIR ").\n"
 		"get and del with no key dump and flush the table.\n"
@@ -295,6 +297,12 @@ static struct p4_table_info p4_ti;
  * Up to the end or a word of @stop.  Return: 1 with a key, 0 without one,
  * -1 on error.
  */
+static bool is_entry_flag(const char *w)
+{
+	return !strcmp(w, "skip_sw") || !strcmp(w, "skip_hw") ||
+	       !strcmp(w, "verbose");
+}
+
 static int __p4_entry_parse(const char *pname, const char *tname,
 			    int *argc_p, char ***argv_p, struct nlmsghdr *n,
 			    const char * const *stop)
@@ -304,6 +312,7 @@ static int __p4_entry_parse(const char *pname, const char *tname,
 	struct p4_table_info *ti = &p4_ti;
 	int argc = *argc_p, nkeys = 0, count;
 	char **argv = *argv_p;
+	__u32 flags = 0;
 	unsigned int i;
 
 	if (p4_table_info_load(pname, tname, ti))
@@ -325,10 +334,19 @@ static int __p4_entry_parse(const char *pname, const char *tname,
 				invarg("permissions are CRUDXCRUDX letters or dashes, or 0x0..0x3ff",
 				       *argv);
 			addattr16(n, MAX_MSG, P4TC_ENTRY_PERMISSIONS, perm);
+		} else if (!strcmp(*argv, "skip_sw")) {
+			flags |= TCA_CLS_FLAGS_SKIP_SW;
+		} else if (!strcmp(*argv, "skip_hw")) {
+			flags |= TCA_CLS_FLAGS_SKIP_HW;
+		} else if (!strcmp(*argv, "verbose")) {
+			flags |= TCA_CLS_FLAGS_VERBOSE;
 		} else if (!strcmp(*argv, "action")) {
-			/* the action runs to the end or the next stop word */
+			/* the action runs to the end, the next stop word or
+			 * the entry's flags, which may follow it
+			 */
 			for (count = 0; count < argc; count++)
-				if (is_stop(argv[count], stop))
+				if (is_stop(argv[count], stop) ||
+				    is_entry_flag(argv[count]))
 					break;
 			argc -= count;
 			if (parse_action(&count, &argv,
@@ -375,6 +393,8 @@ static int __p4_entry_parse(const char *pname, const char *tname,
 		addattr_l(n, MAX_MSG, P4TC_ENTRY_MASK_BLOB, mask,
 			  (ti->keysz + 7) / 8);
 	}
+	if (flags)
+		addattr32(n, MAX_MSG, P4TC_ENTRY_FLAGS, flags);
 	addattr8(n, MAX_MSG, P4TC_ENTRY_WHODUNNIT, P4TC_ENTITY_TC);
 	*argc_p = argc;
 	*argv_p = argv;
@@ -511,6 +531,23 @@ static void print_entry(const char *pname, struct rtattr *params, __u32 tblid)
 		print_string(PRINT_ANY, "update_whodunnit",
 			     " update_whodunnit %s",
 			     who_name(rta_getattr_u8(tb[P4TC_ENTRY_UPDATE_WHODUNNIT])));
+	if (tb[P4TC_ENTRY_FLAGS]) {
+		__u32 flags = rta_getattr_u32(tb[P4TC_ENTRY_FLAGS]);
+
+		if (flags & TCA_CLS_FLAGS_SKIP_HW)
+			print_bool(PRINT_ANY, "skip_hw", " skip_hw", true);
+		if (flags & TCA_CLS_FLAGS_SKIP_SW)
+			print_bool(PRINT_ANY, "skip_sw", " skip_sw", true);
+		if (flags & TCA_CLS_FLAGS_IN_HW) {
+			print_bool(PRINT_ANY, "in_hw", " in_hw", true);
+			if (tb[P4TC_ENTRY_IN_HW_COUNT])
+				print_uint(PRINT_ANY, "in_hw_count",
+					   " in_hw_count %u",
+					   rta_getattr_u32(tb[P4TC_ENTRY_IN_HW_COUNT]));
+		} else if (flags & TCA_CLS_FLAGS_NOT_IN_HW) {
+			print_bool(PRINT_ANY, "not_in_hw", " not_in_hw", true);
+		}
+	}
 	print_nl();
 	if (tb[P4TC_ENTRY_KEY_BLOB])
 		print_entry_key(pname, tname, tb[P4TC_ENTRY_KEY_BLOB],

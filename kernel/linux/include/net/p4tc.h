@@ -147,6 +147,8 @@ struct tcf_result;
  * @p_state: P4TC_STATE_*: READY (sealed) refuses template changes
  * @p_pinned: a filter pinned it once: packets may still be on it when the
  *	last filter goes, so deleting waits for them
+ * @hw_blocks: the blocks p4 filters bind it to without skip_hw (struct
+ *	p4tc_hw_block), where its entries are offered (p4tc_offload.c)
  */
 struct p4tc_pipeline {
 	struct p4tc_template_common common;
@@ -168,6 +170,7 @@ struct p4tc_pipeline {
 	u16 curr_tables;
 	u8 p_state;
 	bool p_pinned;
+	struct list_head hw_blocks;
 };
 
 static inline bool pipeline_sealed(const struct p4tc_pipeline *pipeline)
@@ -438,13 +441,6 @@ const struct p4tc_act *p4tc_action_template(const struct tc_action *a,
 					    const struct p4tc_pipeline *pipeline,
 					    const u8 **values);
 
-/* Offload descriptions (p4tc_offload.c) */
-struct p4tc_off_pipeline;
-struct p4tc_off_pipeline *
-p4tc_offload_describe(struct p4tc_pipeline *pipeline,
-		      struct netlink_ext_ack *extack);
-void p4tc_offload_describe_free(struct p4tc_off_pipeline *d);
-
 /**
  * struct p4tc_table_act - an action a table's entries and defaults may use
  * @act: the action template (the table holds a reference)
@@ -526,6 +522,9 @@ struct p4tc_table_mask {
  * @permissions: P4TC_*_PERM_*
  * @create_who: P4TC_ENTITY_* that made it
  * @update_who: P4TC_ENTITY_* that last changed it (0: none)
+ * @flags: TCA_CLS_FLAGS_SKIP_HW, _SKIP_SW (not in the software lookup)
+ *	and _IN_HW
+ * @in_hw_count: device callbacks that took it
  * @key: the masked key
  */
 struct p4tc_table_entry {
@@ -543,6 +542,8 @@ struct p4tc_table_entry {
 	u16 permissions;
 	u8 create_who;
 	u8 update_who;
+	u32 flags;
+	u32 in_hw_count;
 	u8 key[];
 };
 
@@ -571,6 +572,9 @@ struct p4tc_table_entry {
  * @num_entries: entries now
  * @num_masks: masks now
  * @next_prio: the priority of the next ternary entry given none
+ * @num_sw_only: entries no device was offered (skip_hw, or not
+ *	executable): while there are any, devices send every lookup of the
+ *	table to the host
  * @tbl_ref: 1 for existing, plus one per command naming the table
  * @permissions: P4TC_*_PERM_*
  * @type: P4TC_TABLE_TYPE_*
@@ -597,6 +601,7 @@ struct p4tc_table {
 	u32 num_entries;
 	u32 num_masks;
 	u32 next_prio;
+	u32 num_sw_only;
 	refcount_t tbl_ref;
 	u16 permissions;
 	u8 type;
@@ -628,6 +633,31 @@ void p4tc_table_entries_flush(struct p4tc_table *table);
 struct p4tc_table_entry *p4tc_table_lookup(struct p4tc_table *table,
 					   const u8 *key);
 void p4tc_runtime_init(void);
+
+/* Offload (p4tc_offload.c) */
+struct p4tc_off_pipeline;
+struct tcf_block;
+struct p4tc_off_pipeline *
+p4tc_offload_describe(struct p4tc_pipeline *pipeline,
+		      struct netlink_ext_ack *extack);
+void p4tc_offload_describe_free(struct p4tc_off_pipeline *d);
+int p4tc_offload_block_get(struct p4tc_pipeline *pipeline,
+			   struct tcf_block *block);
+void p4tc_offload_block_put(struct p4tc_pipeline *pipeline,
+			    struct tcf_block *block);
+int p4tc_offload_replay(struct p4tc_pipeline *pipeline,
+			struct tcf_block *block, flow_setup_cb_t *cb,
+			void *cb_priv);
+int p4tc_offload_entry_add(struct p4tc_table *table,
+			   struct p4tc_table_entry *e,
+			   struct netlink_ext_ack *extack);
+int p4tc_offload_entry_replace(struct p4tc_table *table,
+			       struct p4tc_table_entry *e,
+			       const struct p4tc_table_entry_value *value,
+			       struct netlink_ext_ack *extack);
+void p4tc_offload_entry_del(struct p4tc_table *table,
+			    struct p4tc_table_entry *e);
+void p4tc_offload_entries_gone(struct p4tc_table *table);
 
 /* A parameter list of a template, with its count and instance block size */
 struct p4tc_param_list {

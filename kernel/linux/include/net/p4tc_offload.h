@@ -322,9 +322,58 @@ struct p4tc_off_pipeline {
 	u32 num_consts;
 };
 
+#define P4TC_OFF_MAX_PARAMS	8	/* what P4TC_ACT_PARAMS allows, at most */
+
+/**
+ * struct p4tc_off_entry - a table entry
+ * @table_id: its table's id (struct p4tc_off_table.id)
+ * @handle: its id in the table, unique while it exists; deletes, replaces
+ *	and counters name it
+ * @prio: lowest wins (ternary tables; exact and LPM entries have one too,
+ *	which a device may ignore)
+ * @key_bits: bits of @key and @mask: the table's key width
+ * @key: the masked key, packed as the table's key operands say, bit 0 the
+ *	most significant of byte 0
+ * @mask: its mask (exact: all ones; LPM: a prefix)
+ * @action_id: the entry's action (struct p4tc_off_action.id), or 0: a hit
+ *	runs the table's default hit action
+ * @num_params: entries of @params: the action's parameters
+ * @params: their values, in declaration order
+ * @verdict: the tc verdict when the action's program ends without one
+ */
+struct p4tc_off_entry {
+	u32 table_id;
+	u32 handle;
+	u32 prio;
+	u32 key_bits;
+	const u8 *key;
+	const u8 *mask;
+	u32 action_id;
+	u32 num_params;
+	struct p4tc_off_val params[P4TC_OFF_MAX_PARAMS];
+	int verdict;
+};
+
+/**
+ * enum p4tc_off_table_mode - who decides a table's lookups
+ * @P4TC_OFF_LOOKUP_HW: every entry that may match is in hardware: the
+ *	device decides hits and misses (a miss runs the default miss action)
+ * @P4TC_OFF_LOOKUP_HOST: the table has entries only software holds, which
+ *	may match better than the device's: every lookup must hand the
+ *	original packet to the host
+ */
+enum p4tc_off_table_mode {
+	P4TC_OFF_LOOKUP_HW,
+	P4TC_OFF_LOOKUP_HOST,
+};
+
 enum p4tc_offload_command {
-	P4TC_OFFLOAD_BIND,	/* run @pipeline on the block's ports */
-	P4TC_OFFLOAD_UNBIND,	/* stop running it there */
+	P4TC_OFFLOAD_BIND,		/* run @pipeline on the block's ports */
+	P4TC_OFFLOAD_UNBIND,		/* stop running it there */
+	P4TC_OFFLOAD_ENTRY_ADD,		/* @entry */
+	P4TC_OFFLOAD_ENTRY_REPLACE,	/* @entry: same key, new action */
+	P4TC_OFFLOAD_ENTRY_DEL,		/* @entry: its table and handle */
+	P4TC_OFFLOAD_TABLE_MODE,	/* @table_id, @table_mode */
 };
 
 /**
@@ -335,6 +384,17 @@ enum p4tc_offload_command {
  * @cookie: the binding (one p4 filter): BIND and UNBIND carry the same
  * @pipeid: the pipeline's id
  * @pipeline: BIND: the description
+ * @entry: ENTRY_*: the entry
+ * @table_id: TABLE_MODE: the table
+ * @table_mode: TABLE_MODE: P4TC_OFF_LOOKUP_*
+ *
+ * A device that runs a pipeline starts with every table in
+ * P4TC_OFF_LOOKUP_HOST; P4TC sends the entries then each table's mode
+ * right after BIND, and a table's mode again when it changes.  Entries
+ * go to every block the pipeline is bound to with hardware: a driver
+ * that does not run the pipeline (it refused BIND) refuses them, and an
+ * ENTRY_ADD of an entry the device already holds (a port in two blocks)
+ * succeeds without a second copy.
  */
 struct p4tc_offload {
 	struct flow_cls_common_offload common;
@@ -342,6 +402,9 @@ struct p4tc_offload {
 	unsigned long cookie;
 	u32 pipeid;
 	const struct p4tc_off_pipeline *pipeline;
+	const struct p4tc_off_entry *entry;
+	u32 table_id;
+	enum p4tc_off_table_mode table_mode;
 };
 
 /**

@@ -135,10 +135,16 @@ static int p4_hw_bind(struct tcf_proto *tp, struct cls_p4_head *head,
 	struct p4tc_offload off = {};
 	int err;
 
+	/* the pipeline's entries are offered where it is bound */
+	err = p4tc_offload_block_get(head->pipeline, tp->chain->block);
+	if (err)
+		return err;
 	p4_offload_init(&off, tp, head, true, extack);
 	desc = p4tc_offload_describe(head->pipeline, off.common.extack);
-	if (IS_ERR(desc))
-		return skip_sw ? PTR_ERR(desc) : 0;
+	if (IS_ERR(desc)) {
+		err = skip_sw ? PTR_ERR(desc) : 0;
+		goto put;
+	}
 	off.pipeline = desc;
 	err = tc_setup_cb_add(tp->chain->block, tp, TC_SETUP_CLSP4, &off,
 			      skip_sw, &head->flags, &head->in_hw_count, true);
@@ -148,21 +154,31 @@ static int p4_hw_bind(struct tcf_proto *tp, struct cls_p4_head *head,
 		if (err == -EOPNOTSUPP && extack && !extack->_msg)
 			NL_SET_ERR_MSG(extack,
 				       "skip_sw: a device on this block cannot offload P4 pipelines");
-		return err;
+		goto put;
 	}
 	if (skip_sw && !tc_in_hw(head->flags)) {
 		NL_SET_ERR_MSG(extack,
 			       "skip_sw: no device on this block offloads P4 pipelines");
-		return -EOPNOTSUPP;
+		err = -EOPNOTSUPP;
+		goto put;
 	}
+	if (tc_in_hw(head->flags))
+		p4tc_offload_replay(head->pipeline, tp->chain->block, NULL,
+				    NULL);
 	return 0;
+
+put:
+	p4tc_offload_block_put(head->pipeline, tp->chain->block);
+	return err;
 }
 
 /* @head is out of @tp: wait for its last packets, then free it. */
 static void p4_head_release(struct tcf_proto *tp, struct cls_p4_head *head)
 {
-	if (!tc_skip_hw(head->flags))
+	if (!tc_skip_hw(head->flags)) {
 		p4_hw_unbind(tp, head, NULL);
+		p4tc_offload_block_put(head->pipeline, tp->chain->block);
+	}
 	tcf_unbind_filter(tp, &head->res);
 	synchronize_net();
 	p4_head_free(head);
@@ -407,6 +423,10 @@ static int p4_reoffload(struct tcf_proto *tp, bool add, flow_setup_cb_t *cb,
 				    &head->flags, &head->in_hw_count);
 	if (desc)
 		p4tc_offload_describe_free(desc);
+	/* the device joining gets the entries (refused: nothing happens) */
+	if (add && !err)
+		p4tc_offload_replay(head->pipeline, tp->chain->block, cb,
+				    cb_priv);
 	return err;
 }
 

@@ -514,6 +514,8 @@ enum {
 	P4TC_ENTRY_TM,			/* struct p4tc_table_entry_tm, read only */
 	P4TC_ENTRY_STATS,		/* struct p4tc_table_entry_stats, r/o */
 	P4TC_ENTRY_PAD,
+	P4TC_ENTRY_FLAGS,		/* u32: TCA_CLS_FLAGS_* (pkt_cls.h) */
+	P4TC_ENTRY_IN_HW_COUNT,		/* u32, read only: devices holding it */
 	__P4TC_ENTRY_MAX
 };
 

@@ -19,6 +19,7 @@
 #include <net/act_api.h>
 #include <net/p4tc.h>
 #include <net/p4tc_offload.h>
+#include <net/pkt_cls.h>
 #include <net/tc_act/tc_gact.h>
 
 struct desc_builder {
@@ -896,4 +897,377 @@ void p4tc_offload_describe_free(struct p4tc_off_pipeline *d)
 
 	desc_free(d);
 	kfree(b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Where entries go: the blocks the pipeline is bound to with hardware */
+/* ------------------------------------------------------------------ */
+
+/* A block with p4 filters that bind the pipeline without skip_hw */
+struct p4tc_hw_block {
+	struct list_head list;
+	struct tcf_block *block;
+	u32 refs;
+};
+
+/**
+ * p4tc_offload_block_get - a p4 filter binds @pipeline to @block with
+ *	hardware: entries are offered there from now on
+ * @pipeline: the pipeline
+ * @block: the filter's block
+ *
+ * Under RTNL.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int p4tc_offload_block_get(struct p4tc_pipeline *pipeline,
+			   struct tcf_block *block)
+{
+	struct p4tc_hw_block *hb;
+
+	ASSERT_RTNL();
+	list_for_each_entry(hb, &pipeline->hw_blocks, list) {
+		if (hb->block == block) {
+			hb->refs++;
+			return 0;
+		}
+	}
+	hb = kzalloc(sizeof(*hb), GFP_KERNEL);
+	if (!hb)
+		return -ENOMEM;
+	hb->block = block;
+	hb->refs = 1;
+	list_add_tail(&hb->list, &pipeline->hw_blocks);
+	return 0;
+}
+
+/**
+ * p4tc_offload_block_put - undo p4tc_offload_block_get()
+ * @pipeline: the pipeline
+ * @block: the filter's block
+ */
+void p4tc_offload_block_put(struct p4tc_pipeline *pipeline,
+			    struct tcf_block *block)
+{
+	struct p4tc_hw_block *hb;
+
+	ASSERT_RTNL();
+	list_for_each_entry(hb, &pipeline->hw_blocks, list) {
+		if (hb->block == block) {
+			if (!--hb->refs) {
+				list_del(&hb->list);
+				kfree(hb);
+			}
+			return;
+		}
+	}
+	WARN_ON_ONCE(1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Entries                                                             */
+/* ------------------------------------------------------------------ */
+
+static void entry_describe(const struct p4tc_table *table,
+			   const struct p4tc_table_entry *e,
+			   const struct p4tc_table_entry_value *value,
+			   struct p4tc_off_entry *oe)
+{
+	u32 i;
+
+	memset(oe, 0, sizeof(*oe));
+	oe->table_id = table->tbl_id;
+	oe->handle = e->handle;
+	oe->prio = e->prio;
+	oe->key_bits = table->keysz;
+	oe->key = e->key;
+	oe->mask = e->mask->mask;
+	oe->verdict = TC_ACT_PIPE;
+	if (!value)
+		return;
+	oe->action_id = value->act->a_id;
+	oe->verdict = value->verdict;
+	oe->num_params = min_t(u32, value->act->num_params,
+			       P4TC_OFF_MAX_PARAMS);
+	for (i = 0; i < oe->num_params; i++) {
+		const struct p4tc_act_param *p = &value->act->params[i];
+		struct p4t_val v;
+
+		p4t_host_read(p->type, &p->ms, value->params.values + p->offset,
+			      &v);
+		memcpy(oe->params[i].w, v.w, sizeof(v.w));
+	}
+}
+
+static void off_init(struct p4tc_offload *off, const struct p4tc_table *table,
+		     enum p4tc_offload_command cmd,
+		     struct netlink_ext_ack *extack)
+{
+	memset(off, 0, sizeof(*off));
+	off->common.extack = extack;
+	off->command = cmd;
+	off->pipeid = table->common.p_id;
+	off->table_id = table->tbl_id;
+}
+
+/* Offer @off to every block of the pipeline.  With @err_stop the first
+ * refusal ends it.
+ *
+ * Return: the callbacks that took it, or the refusal.
+ */
+static int offer_all(struct p4tc_pipeline *pipeline, struct p4tc_offload *off,
+		     bool err_stop)
+{
+	struct p4tc_hw_block *hb;
+	int n = 0, ret;
+
+	list_for_each_entry(hb, &pipeline->hw_blocks, list) {
+		ret = tc_setup_cb_call(hb->block, TC_SETUP_CLSP4, off, err_stop,
+				       true);
+		if (ret < 0)
+			return ret;
+		n += ret;
+	}
+	return n;
+}
+
+static bool entry_offerable(const struct p4tc_table_entry *e)
+{
+	return !(e->flags & TCA_CLS_FLAGS_SKIP_HW) &&
+	       (e->permissions & P4TC_DATA_PERM_X);
+}
+
+/* Tell the devices who decides the table's lookups, when that changed. */
+static void table_mode_sync(struct p4tc_table *table, u32 was_sw_only)
+{
+	struct p4tc_offload off;
+
+	if (!was_sw_only == !table->num_sw_only)
+		return;
+	off_init(&off, table, P4TC_OFFLOAD_TABLE_MODE, NULL);
+	off.table_mode = table->num_sw_only ? P4TC_OFF_LOOKUP_HOST :
+					      P4TC_OFF_LOOKUP_HW;
+	offer_all(table->pipeline, &off, false);
+}
+
+static void entry_del_hw(struct p4tc_table *table, struct p4tc_table_entry *e)
+{
+	struct p4tc_off_entry oe;
+	struct p4tc_offload off;
+
+	entry_describe(table, e, NULL, &oe);
+	off_init(&off, table, P4TC_OFFLOAD_ENTRY_DEL, NULL);
+	off.entry = &oe;
+	offer_all(table->pipeline, &off, false);
+}
+
+/**
+ * p4tc_offload_entry_add - offer a new entry to the pipeline's devices
+ * @table: its table
+ * @e: the entry, linked, its flags the request's
+ * @extack: for skip_sw and verbose
+ *
+ * skip_sw fails unless a device takes it (and takes it back from those
+ * that did); otherwise the entry is in_hw or software only.
+ *
+ * Return: 0 or a negative errno (then nothing is left in hardware).
+ */
+int p4tc_offload_entry_add(struct p4tc_table *table,
+			   struct p4tc_table_entry *e,
+			   struct netlink_ext_ack *extack)
+{
+	bool skip_sw = e->flags & TCA_CLS_FLAGS_SKIP_SW;
+	u32 was = table->num_sw_only;
+	struct p4tc_off_entry oe;
+	struct p4tc_offload off;
+	int n;
+
+	ASSERT_RTNL();
+	if (!entry_offerable(e)) {
+		if (skip_sw) {
+			NL_SET_ERR_MSG(extack,
+				       "skip_sw: an entry the datapath may not execute cannot be offloaded");
+			return -EINVAL;
+		}
+		table->num_sw_only++;
+		table_mode_sync(table, was);
+		return 0;
+	}
+	entry_describe(table, e, rtnl_dereference(e->value), &oe);
+	off_init(&off, table, P4TC_OFFLOAD_ENTRY_ADD,
+		 skip_sw || (e->flags & TCA_CLS_FLAGS_VERBOSE) ? extack : NULL);
+	off.entry = &oe;
+	n = offer_all(table->pipeline, &off, skip_sw);
+	if (skip_sw && n <= 0) {
+		entry_del_hw(table, e);
+		if (!n)
+			NL_SET_ERR_MSG_FMT(extack,
+					   "skip_sw: no device runs pipeline %s",
+					   table->pipeline->common.name);
+		return n ?: -EOPNOTSUPP;
+	}
+	if (n > 0) {
+		e->flags |= TCA_CLS_FLAGS_IN_HW;
+		e->in_hw_count = n;
+		return 0;
+	}
+	table->num_sw_only++;
+	table_mode_sync(table, was);
+	return 0;
+}
+
+/**
+ * p4tc_offload_entry_replace - an entry's action changes
+ * @table: its table
+ * @e: the entry, its old value still in place
+ * @value: the new value
+ * @extack: for skip_sw
+ *
+ * A device that refuses the new action leaves the old one: for a
+ * skip_sw entry the update fails, any other entry leaves hardware and
+ * stays in software.
+ *
+ * Return: 0 or a negative errno (skip_sw: the update must not happen).
+ */
+int p4tc_offload_entry_replace(struct p4tc_table *table,
+			       struct p4tc_table_entry *e,
+			       const struct p4tc_table_entry_value *value,
+			       struct netlink_ext_ack *extack)
+{
+	bool skip_sw = e->flags & TCA_CLS_FLAGS_SKIP_SW;
+	u32 was = table->num_sw_only;
+	struct p4tc_off_entry oe;
+	struct p4tc_offload off;
+	int n;
+
+	ASSERT_RTNL();
+	if (!(e->flags & TCA_CLS_FLAGS_IN_HW))
+		return 0;
+	entry_describe(table, e, value, &oe);
+	off_init(&off, table, P4TC_OFFLOAD_ENTRY_REPLACE,
+		 skip_sw ? extack : NULL);
+	off.entry = &oe;
+	n = offer_all(table->pipeline, &off, true);
+	if (n >= 0)
+		return 0;
+	if (skip_sw) {
+		/* put the old action back where the new one went */
+		entry_describe(table, e, rtnl_dereference(e->value), &oe);
+		off.common.extack = NULL;
+		offer_all(table->pipeline, &off, false);
+		return n;
+	}
+	entry_del_hw(table, e);
+	e->flags &= ~TCA_CLS_FLAGS_IN_HW;
+	e->in_hw_count = 0;
+	table->num_sw_only++;
+	table_mode_sync(table, was);
+	return 0;
+}
+
+/**
+ * p4tc_offload_entry_del - an entry goes: out of the devices too
+ * @table: its table
+ * @e: the entry, still linked
+ */
+void p4tc_offload_entry_del(struct p4tc_table *table,
+			    struct p4tc_table_entry *e)
+{
+	u32 was = table->num_sw_only;
+
+	ASSERT_RTNL();
+	/* devices that refused it are told too: they stop counting it */
+	if (entry_offerable(e))
+		entry_del_hw(table, e);
+	if (e->flags & (TCA_CLS_FLAGS_IN_HW | TCA_CLS_FLAGS_SKIP_SW))
+		return;
+	table->num_sw_only--;
+	table_mode_sync(table, was);
+}
+
+/**
+ * p4tc_offload_entries_gone - every entry of a table goes (a flush): out of
+ *	the devices too
+ * @table: the table, its entries still there
+ */
+void p4tc_offload_entries_gone(struct p4tc_table *table)
+{
+	struct p4tc_table_entry *e;
+	unsigned long tmp, id;
+	u32 was = table->num_sw_only;
+
+	ASSERT_RTNL();
+	if (!list_empty(&table->pipeline->hw_blocks)) {
+		idr_for_each_entry_ul(&table->entries_idr, e, tmp, id) {
+			if (entry_offerable(e))
+				entry_del_hw(table, e);
+			cond_resched();
+		}
+	}
+	table->num_sw_only = 0;
+	table_mode_sync(table, was);
+}
+
+/**
+ * p4tc_offload_replay - give a block (or one callback of it) the entries
+ *	and table modes of a pipeline it starts running
+ * @pipeline: the pipeline
+ * @block: the block, with every callback (@cb NULL) ...
+ * @cb: ... or only this callback (reoffload)
+ * @cb_priv: @cb's data
+ *
+ * Entries the devices of @block already hold (a port in two blocks) are
+ * taken again without a second copy.  A refusal leaves that entry out of
+ * that device, which then sends the table's lookups to the host.
+ *
+ * Return: 0.
+ */
+int p4tc_offload_replay(struct p4tc_pipeline *pipeline,
+			struct tcf_block *block, flow_setup_cb_t *cb,
+			void *cb_priv)
+{
+	struct p4tc_table_entry *e;
+	struct p4tc_table *table;
+	struct p4tc_off_entry oe;
+	struct p4tc_offload off;
+	unsigned long tid, tmp, id, tmp2;
+	int n;
+
+	ASSERT_RTNL();
+	idr_for_each_entry_ul(&pipeline->p_tbl_idr, table, tmp, tid) {
+		idr_for_each_entry_ul(&table->entries_idr, e, tmp2, id) {
+			if (!entry_offerable(e))
+				continue;
+			entry_describe(table, e, rtnl_dereference(e->value),
+				       &oe);
+			off_init(&off, table, P4TC_OFFLOAD_ENTRY_ADD, NULL);
+			off.entry = &oe;
+			if (cb)
+				n = cb(TC_SETUP_CLSP4, &off, cb_priv) ? 0 : 1;
+			else
+				n = tc_setup_cb_call(block, TC_SETUP_CLSP4,
+						     &off, false, true);
+			if (n <= 0)
+				continue;
+			if (!(e->flags & TCA_CLS_FLAGS_IN_HW) &&
+			    !(e->flags & TCA_CLS_FLAGS_SKIP_SW)) {
+				u32 was = table->num_sw_only;
+
+				e->flags |= TCA_CLS_FLAGS_IN_HW;
+				table->num_sw_only--;
+				table_mode_sync(table, was);
+			}
+			e->in_hw_count += n;
+			cond_resched();
+		}
+		off_init(&off, table, P4TC_OFFLOAD_TABLE_MODE, NULL);
+		off.table_mode = table->num_sw_only ? P4TC_OFF_LOOKUP_HOST :
+						      P4TC_OFF_LOOKUP_HW;
+		if (cb)
+			cb(TC_SETUP_CLSP4, &off, cb_priv);
+		else
+			tc_setup_cb_call(block, TC_SETUP_CLSP4, &off, false,
+					 true);
+	}
+	return 0;
 }

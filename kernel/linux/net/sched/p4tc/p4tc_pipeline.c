@@ -412,6 +412,7 @@ static struct p4tc_pipeline *tcf_pipeline_create(struct net *net,
 	idr_init(&pipeline->p_reg_idr);
 	idr_init(&pipeline->p_act_idr);
 	idr_init(&pipeline->p_tbl_idr);
+	INIT_LIST_HEAD(&pipeline->hw_blocks);
 	refcount_set(&pipeline->p_ref, 1);
 	pipeline->p_state = P4TC_STATE_NOT_READY;
 	pipeline->max_rules = tb[P4TC_PIPELINE_MAXRULES] ?

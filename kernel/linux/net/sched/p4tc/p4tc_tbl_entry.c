@@ -47,6 +47,10 @@ static const struct nla_policy p4tc_entry_policy[P4TC_ENTRY_MAX + 1] = {
 	[P4TC_ENTRY_UPDATE_WHODUNNIT] = { .type = NLA_REJECT },
 	[P4TC_ENTRY_TM] = { .type = NLA_REJECT },
 	[P4TC_ENTRY_STATS] = { .type = NLA_REJECT },
+	[P4TC_ENTRY_FLAGS] = NLA_POLICY_MASK(NLA_U32, TCA_CLS_FLAGS_SKIP_HW |
+					     TCA_CLS_FLAGS_SKIP_SW |
+					     TCA_CLS_FLAGS_VERBOSE),
+	[P4TC_ENTRY_IN_HW_COUNT] = { .type = NLA_REJECT },
 };
 
 static const struct nla_policy p4tc_entry_act_policy[TCA_ACT_MAX + 1] = {
@@ -450,6 +454,7 @@ static void entry_del(struct p4tc_table *table, struct p4tc_table_entry *e)
 {
 	struct p4tc_table_mask *m = e->mask;
 
+	p4tc_offload_entry_del(table, e);
 	entry_unlink(m, e);
 	m->num_entries--;
 	mask_put_if_empty(table, m);
@@ -492,6 +497,7 @@ static void entries_detach_all(struct p4tc_table *table)
 	struct p4tc_stats_block *blk;
 	unsigned long idx;
 
+	p4tc_offload_entries_gone(table);
 	list_for_each_entry_safe(m, tmp, &table->masks, list) {
 		list_del_rcu(&m->list);
 		INIT_RCU_WORK(&m->rwork, mask_free_entries_work);
@@ -525,7 +531,7 @@ void p4tc_table_entries_flush(struct p4tc_table *table)
  * @key: the key, the table's key bytes long
  *
  * Called with BH off under RCU.  Entries the datapath may not execute
- * (their X permission) do not match.
+ * (their X permission) and skip_sw entries do not match.
  *
  * Return: the entry, or NULL on a miss.
  */
@@ -541,7 +547,9 @@ struct p4tc_table_entry *p4tc_table_lookup(struct p4tc_table *table,
 		for (i = 0; i < table->key_bytes; i++)
 			mkey[i] = key[i] & m->mask[i];
 		e = rhashtable_lookup_fast(&m->ht, mkey, m->ht_params);
-		while (e && !(READ_ONCE(e->permissions) & P4TC_DATA_PERM_X))
+		/* entries only hardware runs (skip_sw) are not there */
+		while (e && (!(READ_ONCE(e->permissions) & P4TC_DATA_PERM_X) ||
+			     (e->flags & TCA_CLS_FLAGS_SKIP_SW)))
 			e = rcu_dereference_bh(e->next);
 		if (!e)
 			continue;
@@ -561,6 +569,7 @@ struct p4tc_entry_req {
 	u32 prio;		/* 0: not given */
 	u16 perms;
 	bool perms_given;
+	bool hw_replaced;			/* devices have @value */
 	u8 who;
 };
 
@@ -686,6 +695,7 @@ static struct p4tc_table_entry *entry_create(struct p4tc_table *table,
 	struct p4tc_table_entry *e, *head;
 	struct p4tc_entry_req req;
 	struct p4tc_table_mask *m;
+	u32 flags;
 	int ret;
 
 	ret = entry_req_parse(table, tb, &req, extack);
@@ -698,6 +708,12 @@ static struct p4tc_table_entry *entry_create(struct p4tc_table *table,
 		NL_SET_ERR_MSG_FMT(extack, "Table is full (tentries %u)",
 				   table->max_entries);
 		return ERR_PTR(-ENOSPC);
+	}
+	flags = tb[P4TC_ENTRY_FLAGS] ? nla_get_u32(tb[P4TC_ENTRY_FLAGS]) : 0;
+	if (!tc_flags_valid(flags)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[P4TC_ENTRY_FLAGS],
+				    "skip_sw and skip_hw exclude each other");
+		return ERR_PTR(-EINVAL);
 	}
 
 	if (tb[P4TC_ENTRY_ACT]) {
@@ -715,6 +731,7 @@ static struct p4tc_table_entry *entry_create(struct p4tc_table *table,
 	RCU_INIT_POINTER(e->value, value);
 	memcpy(e->key, req.key, table->key_bytes);
 	e->permissions = req.perms;
+	e->flags = flags;
 	e->create_who = who;
 	e->created = jiffies;
 	e->lastused = e->created;
@@ -757,6 +774,12 @@ static struct p4tc_table_entry *entry_create(struct p4tc_table *table,
 	table->num_entries++;
 	if (table->type != P4TC_TABLE_TYPE_LPM && e->prio >= table->next_prio)
 		table->next_prio = e->prio + 1;	/* 0 once U32_MAX is taken */
+	/* a skip_sw entry is invisible to the datapath until a device has it */
+	ret = p4tc_offload_entry_add(table, e, extack);
+	if (ret < 0) {
+		entry_del(table, e);
+		return ERR_PTR(ret);
+	}
 	return e;
 
 put_stats:
@@ -863,6 +886,16 @@ int p4tc_table_entries_add(struct p4tc_table *table, struct nlattr *nla,
 /* Replies                                                             */
 /* ------------------------------------------------------------------ */
 
+/* skip flags as asked, and where the entry is */
+static u32 entry_flags(const struct p4tc_table_entry *e)
+{
+	u32 flags = e->flags & (TCA_CLS_FLAGS_SKIP_HW | TCA_CLS_FLAGS_SKIP_SW |
+				TCA_CLS_FLAGS_IN_HW);
+
+	return flags & TCA_CLS_FLAGS_IN_HW ? flags :
+					     flags | TCA_CLS_FLAGS_NOT_IN_HW;
+}
+
 static int entry_fill(struct sk_buff *skb, struct p4tc_table *table,
 		      struct p4tc_table_entry *e)
 {
@@ -900,7 +933,9 @@ static int entry_fill(struct sk_buff *skb, struct p4tc_table *table,
 	    nla_put_64bit(skb, P4TC_ENTRY_TM, sizeof(tm), &tm,
 			  P4TC_ENTRY_PAD) ||
 	    nla_put_64bit(skb, P4TC_ENTRY_STATS, sizeof(st), &st,
-			  P4TC_ENTRY_PAD))
+			  P4TC_ENTRY_PAD) ||
+	    nla_put_u32(skb, P4TC_ENTRY_FLAGS, entry_flags(e)) ||
+	    nla_put_u32(skb, P4TC_ENTRY_IN_HW_COUNT, e->in_hw_count))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -917,6 +952,7 @@ struct p4tc_rt_obj {
 	struct p4tc_table_entry_value *value;	/* update: the new one */
 	u16 perms;
 	bool perms_given;
+	bool hw_replaced;			/* devices have @value */
 	u8 who;
 };
 
@@ -1201,12 +1237,26 @@ static int rt_update(struct net *net, struct p4tc_rt_req *req,
 				o->value = NULL;
 				break;
 			}
+			/* hardware first: a skip_sw entry it refuses stays */
+			ret = p4tc_offload_entry_replace(o->table, o->entry,
+							 o->value, extack);
+			if (ret < 0)
+				break;
+			o->hw_replaced = true;
 		}
 		o->who = rt_who(tb);
 	}
 	if (ret < 0) {
-		for (i = 0; i < req->num_objs; i++)
-			p4tc_entry_value_free(req->obj[i].value);
+		for (i = 0; i < req->num_objs; i++) {
+			struct p4tc_rt_obj *o = &req->obj[i];
+
+			/* devices get the actions that stay back */
+			if (o->hw_replaced)
+				p4tc_offload_entry_replace(o->table, o->entry,
+							   rtnl_dereference(o->entry->value),
+							   NULL);
+			p4tc_entry_value_free(o->value);
+		}
 		return ret;
 	}
 
@@ -1218,8 +1268,17 @@ static int rt_update(struct net *net, struct p4tc_rt_req *req,
 			p4tc_entry_value_free(rcu_replace_pointer_rtnl(e->value,
 								       o->value));
 		o->value = NULL;
-		if (o->perms_given)
+		if (o->perms_given && ((o->perms ^ e->permissions) &
+					       P4TC_DATA_PERM_X)) {
+			/* whether devices may run it changes: place it anew */
+			p4tc_offload_entry_del(o->table, e);
+			e->flags &= ~TCA_CLS_FLAGS_IN_HW;
+			e->in_hw_count = 0;
 			WRITE_ONCE(e->permissions, o->perms);
+			p4tc_offload_entry_add(o->table, e, NULL);
+		} else if (o->perms_given) {
+			WRITE_ONCE(e->permissions, o->perms);
+		}
 		e->update_who = o->who;
 	}
 	rt_notify(net, req, n, portid, RTM_P4TC_CREATE, extack);

@@ -23,6 +23,7 @@
 #define P4NIC_RESET_TIMEOUT_US	1000000
 
 struct p4nic;
+struct p4nic_table;
 
 /* Per-port counters the driver keeps; the device's come from PORT_QUERY. */
 struct p4nic_ring_stats {
@@ -113,6 +114,8 @@ struct p4nic_port {
  * @image: the loaded pipeline's image, for a reload after a reset
  * @image_len: its bytes
  * @pipeid: the loaded pipeline, 0: none (read by RX without a lock)
+ * @tables: the loaded pipeline's tables and their entries (p4nic_entries.c)
+ * @num_tables: entries of @tables
  */
 struct p4nic {
 	struct pci_dev *pdev;
@@ -150,6 +153,8 @@ struct p4nic {
 	void *image;
 	u32 image_len;
 	u32 pipeid;
+	struct p4nic_table *tables;
+	u32 num_tables;
 };
 
 static inline u32 p4nic_rd(struct p4nic *nic, u32 off)
@@ -191,6 +196,13 @@ void p4nic_port_resume(struct p4nic_port *port);
 struct p4tc_off_pipeline;
 void *p4nic_image_build(struct p4nic *nic, const struct p4tc_off_pipeline *d,
 			struct netlink_ext_ack *extack, u32 *len);
+
+/* p4nic_entries.c */
+struct p4tc_offload;
+int p4nic_tables_init(struct p4nic *nic, const struct p4tc_off_pipeline *d);
+void p4nic_tables_free(struct p4nic *nic);
+int p4nic_entries_offload(struct p4nic *nic, struct p4tc_offload *off);
+void p4nic_entries_restore(struct p4nic *nic);
 
 /* p4nic_offload.c */
 int p4nic_setup_tc(struct net_device *netdev, enum tc_setup_type type,

@@ -259,10 +259,6 @@ static int write_tables(struct img_writer *w,
 		struct p4nic_img_table *r = rec(w, P4NIC_SECT_TABLES, i,
 						sizeof(*r));
 
-		/* entries stay in software for now: every miss is the
-		 * host's, which then runs the whole pipeline (the
-		 * cooperative model with no entry in hardware)
-		 */
 		if (t->default_hit.verdict != TC_ACT_PIPE ||
 		    t->default_miss.verdict != TC_ACT_PIPE) {
 			NL_SET_ERR_MSG_FMT(w->extack,
@@ -276,7 +272,10 @@ static int write_tables(struct img_writer *w,
 		r->max_entries = cpu_to_le32(t->max_entries);
 		r->max_masks = cpu_to_le32(t->type == P4TC_OFF_TABLE_TERNARY ?
 					   t->max_masks : 0);
-		r->miss_mode = cpu_to_le32(P4NIC_MISS_TO_HOST);
+		/* the entries are not here yet: the host decides lookups
+		 * until P4TC has sent them and the table's mode
+		 */
+		r->miss_mode = cpu_to_le32(P4NIC_LOOKUP_TO_HOST);
 		r->key = span(t->key);
 		for (k = 0; k < t->key.count; k++) {
 			__le32 *kc = rec(w, P4NIC_SECT_KEYCOMPS,

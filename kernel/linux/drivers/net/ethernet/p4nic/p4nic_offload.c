@@ -2,7 +2,8 @@
 /*
  * p4nic: P4TC offload.  The ports' ndo_setup_tc binds their ingress
  * blocks; the block callback takes TC_SETUP_CLSP4 requests
- * (include/net/p4tc_offload.h).
+ * (include/net/p4tc_offload.h): pipelines here, entries and table modes
+ * in p4nic_entries.c.
  *
  * The device runs one pipeline, on the ports that have PORT_PIPELINE.  A
  * p4 filter binding a pipeline to a port's block (BIND) loads the image
@@ -83,6 +84,15 @@ static int p4nic_load(struct p4nic *nic, const struct p4tc_off_pipeline *d,
 		kvfree(img);
 		return err;
 	}
+	err = p4nic_tables_init(nic, d);
+	if (err) {
+		u32 p = d->pipeid;
+
+		p4nic_cmd(nic, P4NIC_CMD_PIPELINE_UNLOAD, NULL, 0, NULL, 0, &p,
+			  1, NULL);
+		kvfree(img);
+		return err;
+	}
 	nic->image = img;
 	nic->image_len = len;
 	WRITE_ONCE(nic->pipeid, d->pipeid);
@@ -96,6 +106,7 @@ static void p4nic_unload(struct p4nic *nic)
 	if (p4nic_cmd(nic, P4NIC_CMD_PIPELINE_UNLOAD, NULL, 0, NULL, 0, &p, 1,
 		      NULL))
 		dev_warn(&nic->pdev->dev, "pipeline %u did not unload\n", p);
+	p4nic_tables_free(nic);
 	kvfree(nic->image);
 	nic->image = NULL;
 	nic->image_len = 0;
@@ -185,6 +196,17 @@ static int p4nic_setup_clsp4(struct p4nic_port *port, struct p4tc_offload *off)
 		return p4nic_bind(port, off);
 	case P4TC_OFFLOAD_UNBIND:
 		return p4nic_unbind(port, off);
+	case P4TC_OFFLOAD_ENTRY_ADD:
+	case P4TC_OFFLOAD_ENTRY_REPLACE:
+	case P4TC_OFFLOAD_ENTRY_DEL:
+	case P4TC_OFFLOAD_TABLE_MODE: {
+		int err;
+
+		mutex_lock(&port->nic->off_lock);
+		err = p4nic_entries_offload(port->nic, off);
+		mutex_unlock(&port->nic->off_lock);
+		return err;
+	}
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -264,6 +286,8 @@ int p4nic_offload_restore(struct p4nic *nic)
 	if (nic->image)
 		err = p4nic_cmd(nic, P4NIC_CMD_PIPELINE_LOAD, nic->image,
 				nic->image_len, NULL, 0, NULL, 0, NULL);
+	if (nic->image && !err)
+		p4nic_entries_restore(nic);
 	mutex_unlock(&nic->off_lock);
 	if (err)
 		dev_err(&nic->pdev->dev, "pipeline %u did not load again after the reset: %d\n",
@@ -289,6 +313,7 @@ void p4nic_offload_cleanup(struct p4nic *nic)
 		list_del(&b->list);
 		kfree(b);
 	}
+	p4nic_tables_free(nic);
 	kvfree(nic->image);
 	nic->image = NULL;
 	mutex_unlock(&nic->off_lock);
