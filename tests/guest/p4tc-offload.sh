@@ -192,10 +192,10 @@ entry_flags() {
 }
 [ "$(entry_flags dstAddr 10.2.0.0/24)" = "not_in_hw" ] ||
 	fail "a route with no device bound: '$(entry_flags dstAddr 10.2.0.0/24)'"
-expect_err "a skip_sw route with no device bound" 2 "skip_sw: no device runs pipeline router" \
+expect_err "a skip_sw route with no device bound" 255 "skip_sw: no device runs pipeline router" \
 	tc p4 create router/table/cb/fib dstAddr 10.9.0.0/16 skip_sw \
 	action router/cb/set_nh param nh 1
-expect_err "a route with skip_sw and skip_hw" 2 "skip_sw and skip_hw exclude each other" \
+expect_err "a route with skip_sw and skip_hw" 255 "skip_sw and skip_hw exclude each other" \
 	tc p4 create router/table/cb/fib dstAddr 10.9.0.0/16 skip_sw skip_hw \
 	action router/cb/set_nh param nh 1
 

@@ -310,8 +310,8 @@ static int __p4_entry_parse(const char *pname, const char *tname,
 	__u8 key[P4TC_MAX_KEYSZ / 8] = {}, mask[P4TC_MAX_KEYSZ / 8] = {};
 	bool given[P4_MAX_KEYFIELDS] = {};
 	struct p4_table_info *ti = &p4_ti;
-	int argc = *argc_p, nkeys = 0, count;
-	char **argv = *argv_p;
+	int argc = *argc_p, nkeys = 0, count, err;
+	char **argv = *argv_p, **end, *saved;
 	__u32 flags = 0;
 	unsigned int i;
 
@@ -349,8 +349,17 @@ static int __p4_entry_parse(const char *pname, const char *tname,
 				    is_entry_flag(argv[count]))
 					break;
 			argc -= count;
-			if (parse_action(&count, &argv,
-					 P4TC_ENTRY_ACT | NLA_F_NESTED, n)) {
+			/* tc's parse_action looks past its count for action
+			 * flags (skip_sw after an action is the entry's here):
+			 * it sees the words up to @count only
+			 */
+			end = argv + count;
+			saved = *end;
+			*end = NULL;
+			err = parse_action(&count, &argv,
+					   P4TC_ENTRY_ACT | NLA_F_NESTED, n);
+			*end = saved;
+			if (err) {
 				fprintf(stderr, "Error: bad entry action\n");
 				return -1;
 			}
