@@ -1885,7 +1885,7 @@ def ent_refused(name, cmd, message, setup=(), state=None, state_pat="",
 ent_ok("entry: create in an exact table",
        f"{RT}/t1 srcPort 80 dstPort 443 {SM} 7", f"{RG}/t1",
        r"table cb/t1 tblid 1 prio 1 permissions -RUD--R--X "
-       r"create_whodunnit tc\n\tkey srcPort 80 dstPort 443\n\taction:.*"
+       r"create_whodunnit tc not_in_hw\n\tkey srcPort 80 dstPort 443\n\taction:.*"
        r"ptest/setmark pipe[\s\S]*param m type bit32 value 7")
 ent_ok("entry: get by key prints the spec's JSON",
        f"{RT}/t1 srcPort 80 dstPort 443 prio 16 {SM} 7",
@@ -1932,7 +1932,7 @@ en.case("entry: a template's initial entries are the kernel's",
         [TMK, TACTS], f"{P} create table/ptest/cb/t1 keysz 32 entry "
         f"srcPort 9 dstPort 10 {SM} 3 entry srcPort 9 dstPort 11",
         f"{TG}; {ESEAL.replace('p4template', P)} numtables 1 && "
-        f"{RG}/t1", r"entries 2 [\s\S]*create_whodunnit kernel\n\tkey "
+        f"{RG}/t1", r"entries 2 [\s\S]*create_whodunnit kernel not_in_hw\n\tkey "
         r"srcPort 9 dstPort 10[\s\S]*srcPort 9 dstPort 11")
 en.refuse("entry: a bad initial entry leaves no table", [TMK, TACTS],
           f"{P} create table/ptest/cb/t1 keysz 32 entry srcPort 9 "
@@ -1941,7 +1941,7 @@ en.refuse("entry: a bad initial entry leaves no table", [TMK, TACTS],
           "another", f"{P} get table/ptest/", "name cb/t1", count=0)
 ent_ok("entry: update the action",
        f"{RU}/t1 srcPort 1 dstPort 2 {SM} 9", f"{RG}/t1",
-       r"update_whodunnit tc\n[\s\S]*param m type bit32 value 9",
+       r"update_whodunnit tc not_in_hw\n[\s\S]*param m type bit32 value 9",
        setup=[f"{RT}/t1 srcPort 1 dstPort 2 {SM} 1"])
 ent_ok("entry: update the permissions",
        f"{RU}/t1 srcPort 1 dstPort 2 permissions -R-D--R--X", f"{RG}/t1",
@@ -1973,6 +1973,17 @@ ent_ok("entry: a pipeline goes with its entries",
        setup=[tcb(*[f"p4 create ptest/table/cb/tern proto {i}"
                     for i in range(1, 11)])])
 # refusals
+ent_ok("entry: skip_hw stays in software and says so",
+       f"{RT}/t1 srcPort 3 dstPort 4 skip_hw {SM} 7", f"{RG}/t1",
+       r"create_whodunnit tc skip_hw not_in_hw\n\tkey srcPort 3 dstPort 4")
+ent_refused("entry: skip_sw with no device running the pipeline",
+            f"{RT}/t1 srcPort 3 dstPort 4 {SM} 7 skip_sw",
+            "skip_sw: no device runs pipeline ptest",
+            state=f"{RG}/t1", state_pat="key srcPort 3", count=0)
+ent_refused("entry: skip_sw and skip_hw",
+            f"{RT}/t1 srcPort 3 dstPort 4 skip_sw skip_hw {SM} 7",
+            "skip_sw and skip_hw exclude each other",
+            state=f"{RG}/t1", state_pat="key srcPort 3", count=0)
 ent_refused("entry: none before sealing", f"{RT}/t1 srcPort 1 dstPort 2",
             "Pipeline is not sealed: entries come after sealing",
             setup=[f"{P} del pipeline/ptest",
