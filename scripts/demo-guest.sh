@@ -2,8 +2,9 @@
 # Runs in the test guest (make demo): the IPv4 router of
 # tests/programs/router/ on two ports, routes added with tc p4, pings from
 # host sa (10.1.0.1) to host sc (10.2.0.1) routed by the software
-# pipeline, and the per-entry counters.  The NIC comes with later issues;
-# until then the router runs in software.
+# pipeline, and the per-entry counters; then the same router in the P4
+# NIC (p4nic, two ports wired to two tester hosts), its routes skip_sw:
+# the NIC routes, the kernel's pipeline sees none of the packets.
 set -eu
 top=$P4TC_TOP
 prog=$top/tests/programs/router
@@ -39,3 +40,52 @@ show tc -s p4 get router/table/cb/nexthop nh 1
 step "the p4 filters"
 show tc -s filter show dev b0 ingress
 router_hosts_del
+for d in b0 b1; do tc qdisc del dev $d clsact 2>/dev/null || true; done
+tc p4template del pipeline/router
+
+[ "${P4TC_PORTS:-0}" -ge 2 ] || exit 0
+. "$top/tests/guest/lib.sh"
+set +u
+step "the same router in the P4 NIC: the p4nic driver, two ports wired to hosts t0 and t1"
+show modprobe p4nic
+P0=$(p4nic_dev 0)
+P1=$(p4nic_dev 1)
+for p in 0 1; do
+	tst=$(tester_dev $p)
+	ip netns add "t$p"
+	ip link set "$tst" netns "t$p"
+	ip -n "t$p" link set "$tst" up
+	ip netns exec "t$p" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	eval "T$p=$tst"
+done
+ip -n t0 addr add 10.1.0.1/24 dev "$T0"
+ip -n t1 addr add 10.2.0.1/24 dev "$T1"
+ip -n t0 neigh add 10.1.0.254 lladdr "$(mac "$P0")" dev "$T0"
+ip -n t1 neigh add 10.2.0.254 lladdr "$(mac "$P1")" dev "$T1"
+ip -n t0 route add default via 10.1.0.254
+ip -n t1 route add default via 10.2.0.254
+ip link set "$P0" up
+ip link set "$P1" up
+show tc -b "$prog/router.tc"
+for d in "$P0" "$P1"; do
+	tc qdisc add dev "$d" clsact
+	show tc filter add dev "$d" ingress prio 1 p4 pname router skip_sw
+done
+show tc filter show dev "$P0" ingress
+step "next hops and routes, skip_sw: only the NIC has them"
+amac=$(ip netns exec t0 cat "/sys/class/net/$T0/address")
+cmac=$(ip netns exec t1 cat "/sys/class/net/$T1/address")
+show tc p4 create router/table/cb/nexthop nh 1 action router/cb/forward \
+	param dmac "$cmac" param smac "$(mac "$P1")" param port "$P1" skip_sw
+show tc p4 create router/table/cb/nexthop nh 2 action router/cb/forward \
+	param dmac "$amac" param smac "$(mac "$P0")" param port "$P0" skip_sw
+show tc p4 create router/table/cb/fib dstAddr 10.2.0.0/24 action router/cb/set_nh param nh 1 skip_sw
+show tc p4 create router/table/cb/fib dstAddr 10.1.0.0/24 action router/cb/set_nh param nh 2 skip_sw
+show tc p4 get router/table/cb/fib
+step "routed by the NIC: pings from t0 to t1 and back"
+show ip netns exec t0 ping -c 3 -W 2 10.2.0.1
+step "the NIC's counters (port 1 sent what it routed) and the p4 filter's (no pipeline run in software)"
+show sh -c "ethtool -S $P1 | grep hw_"
+show tc -s filter show dev "$P0" ingress
+ip netns del t0
+ip netns del t1

@@ -208,17 +208,28 @@ done
 	fail "a route once the router is bound: '$(entry_flags dstAddr 10.2.0.0/24)'"
 hw() { ethtool -S "$1" | sed -n "s/^ *$2: //p"; }
 
-# routed_in_hw WHAT: pings cross the router and no pipeline runs in software
+# hits ROUTE: the hit counter of the FIB entry ROUTE (software's and the
+# devices')
+hits() {
+	json_get "$(tc -s -j p4 get router/table/cb/fib dstAddr "$1")" \
+		'j[1]["entries"][0]["stats"]["packets"]'
+}
+
+# routed_in_hw WHAT [ROUTE]: pings cross the router, no pipeline runs in
+# software, and ROUTE's counter (from the device) counts them
 routed_in_hw() {
-	local runs0 tx0
+	local runs0 tx0 hits0
 	runs0=$(p4_filter_stat "$P0" 1 pkts)
 	tx0=$(hw "$P1" hw_wire_tx_packets)
+	hits0=$(hits "${2:-10.2.0.0/24}")
 	expect_ok "$1: ping through the router" \
 		ip netns exec t0 ping -c 3 -i 0.2 -W 5 10.2.0.1
 	[ "$(p4_filter_stat "$P0" 1 pkts)" = "$runs0" ] ||
 		fail "$1: the software pipeline ran $(( $(p4_filter_stat "$P0" 1 pkts) - runs0 )) times"
 	[ $(( $(hw "$P1" hw_wire_tx_packets) - tx0 )) -ge 3 ] ||
 		fail "$1: the device sent $(( $(hw "$P1" hw_wire_tx_packets) - tx0 )) frames out of port 1"
+	[ $(( $(hits "${2:-10.2.0.0/24}") - hits0 )) -ge 3 ] ||
+		fail "$1: tc -s counted $(( $(hits "${2:-10.2.0.0/24}") - hits0 )) hits of ${2:-10.2.0.0/24}"
 }
 routed_in_hw "routes in hardware"
 
@@ -264,7 +275,7 @@ expect_ok "a skip_sw route" tc p4 create router/table/cb/fib \
 	dstAddr 10.2.0.1/32 action router/cb/set_nh param nh 1 skip_sw
 [ "$(entry_flags dstAddr 10.2.0.1/32)" = "skip_sw in_hw in_hw_count 2" ] ||
 	fail "a skip_sw route: '$(entry_flags dstAddr 10.2.0.1/32)'"
-routed_in_hw "a skip_sw route"
+routed_in_hw "a skip_sw route" 10.2.0.1/32
 expect_ok "the skip_sw route goes" tc p4 del router/table/cb/fib dstAddr 10.2.0.1/32
 
 # the same packets with the router in software only

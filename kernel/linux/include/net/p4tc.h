@@ -525,6 +525,8 @@ struct p4tc_table_mask {
  * @flags: TCA_CLS_FLAGS_SKIP_HW, _SKIP_SW (not in the software lookup)
  *	and _IN_HW
  * @in_hw_count: device callbacks that took it
+ * @hw_packets: hits devices counted (read back when the entry is dumped)
+ * @hw_bytes: their bytes
  * @key: the masked key
  */
 struct p4tc_table_entry {
@@ -544,6 +546,8 @@ struct p4tc_table_entry {
 	u8 update_who;
 	u32 flags;
 	u32 in_hw_count;
+	u64 hw_packets;
+	u64 hw_bytes;
 	u8 key[];
 };
 
@@ -658,6 +662,8 @@ int p4tc_offload_entry_replace(struct p4tc_table *table,
 void p4tc_offload_entry_del(struct p4tc_table *table,
 			    struct p4tc_table_entry *e);
 void p4tc_offload_entries_gone(struct p4tc_table *table);
+void p4tc_offload_entry_stats(struct p4tc_table *table,
+			      struct p4tc_table_entry *e);
 
 /* A parameter list of a template, with its count and instance block size */
 struct p4tc_param_list {

@@ -374,6 +374,22 @@ enum p4tc_offload_command {
 	P4TC_OFFLOAD_ENTRY_REPLACE,	/* @entry: same key, new action */
 	P4TC_OFFLOAD_ENTRY_DEL,		/* @entry: its table and handle */
 	P4TC_OFFLOAD_TABLE_MODE,	/* @table_id, @table_mode */
+	P4TC_OFFLOAD_ENTRY_STATS,	/* @entry: add to @stats */
+};
+
+/**
+ * struct p4tc_off_stats - what devices counted for an entry
+ * @packets: hits since the device was last asked (a delta, as
+ *	flow_stats_update() takes them)
+ * @bytes: their bytes
+ * @lastused: jiffies of the last hit a device saw, or 0
+ *
+ * Each device adds its own; P4TC adds the sum to the entry's counters.
+ */
+struct p4tc_off_stats {
+	u64 packets;
+	u64 bytes;
+	unsigned long lastused;
 };
 
 /**
@@ -387,6 +403,7 @@ enum p4tc_offload_command {
  * @entry: ENTRY_*: the entry
  * @table_id: TABLE_MODE: the table
  * @table_mode: TABLE_MODE: P4TC_OFF_LOOKUP_*
+ * @stats: ENTRY_STATS: the drivers add what their devices counted
  *
  * A device that runs a pipeline starts with every table in
  * P4TC_OFF_LOOKUP_HOST; P4TC sends the entries then each table's mode
@@ -405,6 +422,7 @@ struct p4tc_offload {
 	const struct p4tc_off_entry *entry;
 	u32 table_id;
 	enum p4tc_off_table_mode table_mode;
+	struct p4tc_off_stats stats;
 };
 
 /**

@@ -1186,6 +1186,38 @@ void p4tc_offload_entry_del(struct p4tc_table *table,
 }
 
 /**
+ * p4tc_offload_entry_stats - add what the devices counted to an entry
+ * @table: its table
+ * @e: the entry
+ *
+ * Under RTNL, when the entry is dumped: each device answers with what it
+ * counted since it was last asked.
+ */
+void p4tc_offload_entry_stats(struct p4tc_table *table,
+			      struct p4tc_table_entry *e)
+{
+	struct p4tc_off_entry oe;
+	struct p4tc_offload off;
+
+	ASSERT_RTNL();
+	if (!(e->flags & TCA_CLS_FLAGS_IN_HW) ||
+	    list_empty(&table->pipeline->hw_blocks))
+		return;
+	entry_describe(table, e, NULL, &oe);
+	off_init(&off, table, P4TC_OFFLOAD_ENTRY_STATS, NULL);
+	off.entry = &oe;
+	offer_all(table->pipeline, &off, false);
+	e->hw_packets += off.stats.packets;
+	e->hw_bytes += off.stats.bytes;
+	if (off.stats.packets && time_after(off.stats.lastused,
+					    READ_ONCE(e->lastused))) {
+		WRITE_ONCE(e->lastused, off.stats.lastused);
+		if (!READ_ONCE(e->firstused))
+			WRITE_ONCE(e->firstused, off.stats.lastused);
+	}
+}
+
+/**
  * p4tc_offload_entries_gone - every entry of a table goes (a flush): out of
  *	the devices too
  * @table: the table, its entries still there

@@ -907,10 +907,12 @@ static int entry_fill(struct sk_buff *skb, struct p4tc_table *table,
 	unsigned long now = jiffies;
 	struct nlattr *nest;
 
+	/* software's counters and what the devices counted */
+	p4tc_offload_entry_stats(table, e);
 	gnet_stats_basic_sync_init(&sum);
 	gnet_stats_add_basic(&sum, e->stats, NULL, false);
-	st.packets = u64_stats_read(&sum.packets);
-	st.bytes = u64_stats_read(&sum.bytes);
+	st.packets = u64_stats_read(&sum.packets) + e->hw_packets;
+	st.bytes = u64_stats_read(&sum.bytes) + e->hw_bytes;
 	tm.created = jiffies_to_clock_t(now - e->created);
 	tm.lastused = jiffies_to_clock_t(now - READ_ONCE(e->lastused));
 	tm.firstused = READ_ONCE(e->firstused) ?

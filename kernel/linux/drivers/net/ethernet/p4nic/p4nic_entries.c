@@ -22,10 +22,14 @@
 
 #include "p4nic.h"
 
-/* An entry the device holds: its device handle and what it was sent. */
+/* An entry the device holds: its device handle, what it was sent, and its
+ * counters as last read (P4TC takes what was counted since)
+ */
 struct p4nic_hw_entry {
 	u32 dev_handle;
 	struct p4nic_entry cmd;
+	u64 packets;
+	u64 bytes;
 };
 
 /**
@@ -302,6 +306,43 @@ static int entry_replace(struct p4nic *nic, struct p4nic_table *t,
 	return 0;
 }
 
+/* What the device counted for the entry since P4TC last asked. */
+static int entry_stats(struct p4nic *nic, struct p4nic_table *t,
+		       const struct p4tc_off_entry *oe,
+		       struct p4tc_off_stats *stats)
+{
+	struct p4nic_hw_entry *he = xa_load(&t->entries, oe->handle);
+	struct p4nic_counter c;
+	u64 packets, bytes;
+	u32 p[3];
+	int err;
+
+	if (!he)
+		return -ENOENT;
+	p[0] = t->id;
+	p[1] = he->dev_handle;
+	p[2] = 1;
+	err = p4nic_cmd(nic, P4NIC_CMD_COUNTERS_READ, NULL, 0, &c, sizeof(c),
+			p, 3, NULL);
+	if (err)
+		return err;
+	packets = le64_to_cpu(c.packets);
+	bytes = le64_to_cpu(c.bytes);
+	/* a reset zeroes the device's counters: count from there */
+	if (packets < he->packets || bytes < he->bytes) {
+		he->packets = 0;
+		he->bytes = 0;
+	}
+	if (packets > he->packets) {
+		stats->packets += packets - he->packets;
+		stats->bytes += bytes - he->bytes;
+		stats->lastused = max(stats->lastused, jiffies);
+	}
+	he->packets = packets;
+	he->bytes = bytes;
+	return 0;
+}
+
 /**
  * p4nic_entries_offload - an ENTRY_* or TABLE_MODE request
  * @nic: the device, @off_lock held
@@ -335,6 +376,8 @@ int p4nic_entries_offload(struct p4nic *nic, struct p4tc_offload *off)
 		t->sw_only = off->table_mode == P4TC_OFF_LOOKUP_HOST;
 		err = 0;
 		break;
+	case P4TC_OFFLOAD_ENTRY_STATS:
+		return entry_stats(nic, t, off->entry, &off->stats);
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -357,6 +400,8 @@ void p4nic_entries_restore(struct p4nic *nic)
 		struct p4nic_table *t = &nic->tables[i];
 
 		xa_for_each(&t->entries, idx, he) {
+			he->packets = 0;	/* the reset zeroed them */
+			he->bytes = 0;
 			if (!p4nic_cmd(nic, P4NIC_CMD_ENTRY_ADD, &he->cmd,
 				       sizeof(he->cmd), NULL, 0, NULL, 0,
 				       NULL))

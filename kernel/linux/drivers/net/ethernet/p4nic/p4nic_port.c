@@ -165,8 +165,7 @@ static void p4nic_rx_refill(struct p4nic_port *port, gfp_t gfp)
 	}
 }
 
-/*
- * A PASS frame: the device ran the pipeline, whose verdict (TC_ACT_OK or
+/* A PASS frame: the device ran the pipeline, whose verdict (TC_ACT_OK or
  * TC_ACT_PIPE) the descriptor gives.  Non-zero: the frame cannot be
  * marked, and must not go up to run the pipeline a second time.
  */
