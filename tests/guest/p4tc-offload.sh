@@ -233,6 +233,16 @@ routed_in_hw() {
 }
 routed_in_hw "routes in hardware"
 
+# a function-level reset takes the device's pipeline and entries: the
+# driver loads them again
+pci=$(readlink -f "/sys/class/net/$P0/device")
+expect_ok "function-level reset with the router bound" sh -c "echo 1 >$pci/reset"
+for _ in $(seq 1 50); do
+	[ "$(cat "/sys/class/net/$P1/carrier" 2>/dev/null)" = 1 ] && break
+	sleep 0.1
+done
+routed_in_hw "after a reset"
+
 # TTL 1: the program drops it before any table, in the device
 runs0=$(p4_filter_stat "$P0" 1 pkts)
 drops0=$(hw "$P0" hw_pipeline_drops)
