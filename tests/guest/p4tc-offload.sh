@@ -22,7 +22,7 @@ cleanup() {
 	for d in "${P0:-}" "${P1:-}"; do
 		[ -n "$d" ] && tc qdisc del dev "$d" clsact 2>/dev/null
 	done
-	for p in router acl counter l2switch mirror; do
+	for p in router acl counter l2switch mirror pbad; do
 		tc p4template del "pipeline/$p" 2>/dev/null
 	done
 	rmmod p4nic 2>/dev/null
@@ -113,6 +113,19 @@ filter_del "$P1"
 filter_del "$P0"
 tc qdisc del dev "$P1" clsact
 tc p4template del pipeline/acl
+
+# a pipeline P4TC cannot describe (a preaction that is no plain verdict)
+# is offered to no device
+tc p4template create pipeline/pbad pipeid 77 numtables 0 \
+	preactions action gact continue postactions action gact pipe
+tc p4template update pipeline/pbad state ready
+expect_err "an undescribable pipeline, skip_sw" 2 'P4TC: bound action of kind "gact" has no offload description' \
+	tc filter add dev "$P0" ingress prio 1 p4 pname pbad skip_sw
+expect_err "an undescribable pipeline, verbose" 0 'Warning: P4TC: bound action of kind "gact"' \
+	tc filter add dev "$P0" ingress prio 1 p4 pname pbad verbose
+[ "$(filter_flags "$P0")" = "not_in_hw" ] || fail "undescribable: flags '$(filter_flags "$P0")'"
+filter_del "$P0"
+expect_ok "the undescribable pipeline goes" tc p4template del pipeline/pbad
 
 # --- shared blocks and reoffload --------------------------------------
 tc qdisc del dev "$P0" clsact

@@ -142,7 +142,10 @@ static int p4_hw_bind(struct tcf_proto *tp, struct cls_p4_head *head,
 	p4_offload_init(&off, tp, head, true, extack);
 	desc = p4tc_offload_describe(head->pipeline, off.common.extack);
 	if (IS_ERR(desc)) {
-		err = skip_sw ? PTR_ERR(desc) : 0;
+		/* software only: the block stays the filter's until it goes */
+		if (!skip_sw)
+			return 0;
+		err = PTR_ERR(desc);
 		goto put;
 	}
 	off.pipeline = desc;
