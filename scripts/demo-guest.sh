@@ -51,30 +51,13 @@ step "the same router in the P4 NIC: the p4nic driver, two ports wired to hosts 
 show modprobe p4nic
 P0=$(p4nic_dev 0)
 P1=$(p4nic_dev 1)
-for p in 0 1; do
-	tst=$(tester_dev $p)
-	ip netns add "t$p"
-	ip link set "$tst" netns "t$p"
-	ip -n "t$p" link set "$tst" up
-	ip netns exec "t$p" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	eval "T$p=$tst"
-done
-ip -n t0 addr add 10.1.0.1/24 dev "$T0"
-ip -n t1 addr add 10.2.0.1/24 dev "$T1"
-ip -n t0 neigh add 10.1.0.254 lladdr "$(mac "$P0")" dev "$T0"
-ip -n t1 neigh add 10.2.0.254 lladdr "$(mac "$P1")" dev "$T1"
-ip -n t0 route add default via 10.1.0.254
-ip -n t1 route add default via 10.2.0.254
-ip link set "$P0" up
-ip link set "$P1" up
+router_nic_hosts "$P0" "$P1"
 for d in "$P0" "$P1"; do
 	tc qdisc add dev "$d" clsact
 	show tc filter add dev "$d" ingress prio 1 p4 pname router skip_sw
 done
 show tc filter show dev "$P0" ingress
 step "next hops and routes, skip_sw: only the NIC has them"
-amac=$(ip netns exec t0 cat "/sys/class/net/$T0/address")
-cmac=$(ip netns exec t1 cat "/sys/class/net/$T1/address")
 show tc p4 create router/table/cb/nexthop nh 1 action router/cb/forward \
 	param dmac "$cmac" param smac "$(mac "$P1")" param port "$P1" skip_sw
 show tc p4 create router/table/cb/nexthop nh 2 action router/cb/forward \

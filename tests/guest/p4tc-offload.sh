@@ -170,24 +170,8 @@ tc qdisc del dev "$P0" clsact
 
 # --- the router in the NIC, its routes in the NIC too -----------------
 # t0 (10.1.0.1) behind port 0, t1 (10.2.0.1) behind port 1
-for p in 0 1; do
-	tst=$(tester_dev $p)
-	ip netns add "t$p"
-	ip link set "$tst" netns "t$p"
-	ip -n "t$p" link set "$tst" up
-	ip netns exec "t$p" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-done
-T0=$(ip -n t0 -o link show | awk -F': ' '/52:54:00:7e:00:00/ {print $2}')
-T1=$(ip -n t1 -o link show | awk -F': ' '/52:54:00:7e:00:01/ {print $2}')
-ip -n t0 addr add 10.1.0.1/24 dev "$T0"
-ip -n t1 addr add 10.2.0.1/24 dev "$T1"
-ip -n t0 neigh add 10.1.0.254 lladdr "$(mac "$P0")" dev "$T0"
-ip -n t1 neigh add 10.2.0.254 lladdr "$(mac "$P1")" dev "$T1"
-ip -n t0 route add default via 10.1.0.254
-ip -n t1 route add default via 10.2.0.254
+router_nic_hosts "$P0" "$P1" || fail "no tester ports"
 tc -b /work/main/tests/programs/router/router.tc
-amac=$(ip netns exec t0 cat "/sys/class/net/$T0/address")
-cmac=$(ip netns exec t1 cat "/sys/class/net/$T1/address")
 rt="tc p4 create router/table/cb/nexthop"
 expect_ok "next hop 1" $rt nh 1 action router/cb/forward param dmac "$cmac" \
 	param smac "$(mac "$P1")" param port "$P1"

@@ -41,6 +41,36 @@ router_hosts_del() {
 	return 0
 }
 
+# router_nic_hosts P0 P1: hosts t0 (10.1.0.1/24) and t1 (10.2.0.1/24) in
+# their namespaces, on the virtio testers wired to p4nic ports P0 and P1
+# (tests/vm/run --ports 2: tester p has MAC 52:54:00:7e:00:0p), their
+# default routes through the router's ports, whose MACs they know; sets
+# T0 and T1 (the testers' netdevs), amac and cmac
+router_nic_hosts() {
+	local p i dev port tst
+	for p in 0 1; do
+		port=$1
+		shift
+		tst=
+		for i in /sys/class/net/*; do
+			[ "$(cat "$i/address")" = "52:54:00:7e:00:0$p" ] && tst=$(basename "$i")
+		done
+		[ -n "$tst" ] || return 1
+		ip netns add "t$p"
+		ip link set "$tst" netns "t$p"
+		ip netns exec "t$p" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+		ip -n "t$p" addr add "10.$((p + 1)).0.1/24" dev "$tst"
+		ip -n "t$p" link set "$tst" up
+		ip -n "t$p" neigh add "10.$((p + 1)).0.254" lladdr "$(mac "$port")" dev "$tst"
+		ip -n "t$p" route add default via "10.$((p + 1)).0.254"
+		ip link set "$port" up
+		dev=$tst
+		eval "T$p=\$dev"
+	done
+	amac=$(ip netns exec t0 cat "/sys/class/net/$T0/address")
+	cmac=$(ip netns exec t1 cat "/sys/class/net/$T1/address")
+}
+
 # router_nexthops: next hop 1 is sc via b1, 2 is sa via b0, 3 drops
 router_nexthops() {
 	local rt="tc p4 create router/table/cb/nexthop"
