@@ -39,11 +39,16 @@ ip link add v0 type veth peer name v1
 ip link set v0 up
 expect_ok "load the router" tc -b /work/main/tests/programs/router/router.tc
 
-# filter_flags DEV: the JSON flags of DEV's ingress p4 filter at prio 1,
-# as "skip_sw in_hw 1" and so on
+# offload_flags JSON PYEXPR: the offload flags of the objects PYEXPR picks
+# out of JSON (as "j"), as "skip_sw in_hw in_hw_count 1" and so on
+offload_flags() {
+	json_get "$1" "' '.join(str(k) if v is True else f'{k} {v}' for o in $2 for k, v in o.items() if k in ('skip_sw', 'skip_hw', 'in_hw', 'not_in_hw', 'in_hw_count'))"
+}
+
+# filter_flags DEV: those of DEV's ingress p4 filter at prio 1
 filter_flags() {
-	json_get "$(tc -j filter show dev "$1" ingress prio 1)" \
-		"' '.join(str(k) if v is True else f'{k} {v}' for f in j if 'options' in f for k, v in f['options'].items() if k in ('skip_sw', 'skip_hw', 'in_hw', 'not_in_hw', 'in_hw_count'))"
+	offload_flags "$(tc -j filter show dev "$1" ingress prio 1)" \
+		"[f['options'] for f in j if 'options' in f]"
 }
 filter_del() {
 	tc filter del dev "$1" ingress prio 1 2>/dev/null
@@ -131,8 +136,8 @@ expect_ok "the undescribable pipeline goes" tc p4template del pipeline/pbad
 tc qdisc del dev "$P0" clsact
 tc qdisc del dev v0 clsact
 block_flags() {
-	json_get "$(tc -j filter show block "$1" prio 1)" \
-		"' '.join(str(k) if v is True else f'{k} {v}' for f in j if 'options' in f for k, v in f['options'].items() if k in ('skip_sw', 'skip_hw', 'in_hw', 'not_in_hw', 'in_hw_count'))"
+	offload_flags "$(tc -j filter show block "$1" prio 1)" \
+		"[f['options'] for f in j if 'options' in f]"
 }
 tc qdisc add dev "$P0" ingress_block 7 clsact
 expect_ok "a filter on block 7" tc filter add block 7 prio 1 p4 pname router
@@ -184,8 +189,8 @@ expect_ok "route to t0" tc p4 create router/table/cb/fib dstAddr 10.1.0.0/24 \
 
 # entry_flags KEY...: the flags of the FIB entry KEY names
 entry_flags() {
-	json_get "$(tc -j p4 get router/table/cb/fib "$@")" \
-		"' '.join(str(k) if v is True else f'{k} {v}' for k, v in j[1]['entries'][0].items() if k in ('skip_sw', 'skip_hw', 'in_hw', 'not_in_hw', 'in_hw_count'))"
+	offload_flags "$(tc -j p4 get router/table/cb/fib "$@")" \
+		"j[1]['entries'][:1]"
 }
 [ "$(entry_flags dstAddr 10.2.0.0/24)" = "not_in_hw" ] ||
 	fail "a route with no device bound: '$(entry_flags dstAddr 10.2.0.0/24)'"
