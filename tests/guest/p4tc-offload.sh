@@ -218,20 +218,21 @@ hits() {
 }
 
 # routed_in_hw WHAT [ROUTE]: pings cross the router, no pipeline runs in
-# software, and ROUTE's counter (from the device) counts them
+# software, and ROUTE's counter (from the device) counts them (ROUTE "-":
+# no route does)
 routed_in_hw() {
-	local runs0 tx0 hits0
+	local runs0 tx0 hits0 route=${2:-10.2.0.0/24}
 	runs0=$(p4_filter_stat "$P0" 1 pkts)
 	tx0=$(hw "$P1" hw_wire_tx_packets)
-	hits0=$(hits "${2:-10.2.0.0/24}")
+	[ "$route" = - ] || hits0=$(hits "$route")
 	expect_ok "$1: ping through the router" \
 		ip netns exec t0 ping -c 3 -i 0.2 -W 5 10.2.0.1
 	[ "$(p4_filter_stat "$P0" 1 pkts)" = "$runs0" ] ||
 		fail "$1: the software pipeline ran $(( $(p4_filter_stat "$P0" 1 pkts) - runs0 )) times"
 	[ $(( $(hw "$P1" hw_wire_tx_packets) - tx0 )) -ge 3 ] ||
 		fail "$1: the device sent $(( $(hw "$P1" hw_wire_tx_packets) - tx0 )) frames out of port 1"
-	[ $(( $(hits "${2:-10.2.0.0/24}") - hits0 )) -ge 3 ] ||
-		fail "$1: tc -s counted $(( $(hits "${2:-10.2.0.0/24}") - hits0 )) hits of ${2:-10.2.0.0/24}"
+	[ "$route" = - ] || [ $(( $(hits "$route") - hits0 )) -ge 3 ] ||
+		fail "$1: tc -s counted $(( $(hits "$route") - hits0 )) hits of $route"
 }
 routed_in_hw "routes in hardware"
 
@@ -290,8 +291,43 @@ expect_ok "a skip_sw route" tc p4 create router/table/cb/fib \
 routed_in_hw "a skip_sw route" 10.2.0.1/32
 expect_ok "the skip_sw route goes" tc p4 del router/table/cb/fib dstAddr 10.2.0.1/32
 
-# the same packets with the router in software only
+# a default action changed while the router is bound: the device runs the
+# new one; one it cannot run makes the FIB's lookups the host's
+fib_tmpl=table/router/cb/fib
+expect_ok "the route to t1 goes" tc p4 del router/table/cb/fib dstAddr 10.2.0.0/24
+drops0=$(hw "$P0" hw_pipeline_drops)
+ip netns exec t0 ping -c 2 -i 0.2 -W 1 10.2.0.1 >/dev/null 2>&1 &&
+	fail "a ping crossed the router without a route"
+[ $(( $(hw "$P0" hw_pipeline_drops) - drops0 )) = 2 ] ||
+	fail "no route: the device's default miss dropped $(( $(hw "$P0" hw_pipeline_drops) - drops0 )), expected 2"
+expect_ok "default miss: next hop 1" tc p4template update "$fib_tmpl" \
+	default_miss_action action router/cb/set_nh param nh 1
+routed_in_hw "routed by the new default miss action" -
+runs0=$(p4_filter_stat "$P0" 1 pkts)
+drops0=$(hw "$P0" hw_pipeline_drops)
+expect_err "a default miss the device cannot run" 0 \
+	"Warning: p4nic: table 1: a default miss action with a verdict of its own is not supported: the host decides the table's lookups" \
+	tc p4template update "$fib_tmpl" default_miss_action action router/cb/set_nh param nh 1 drop
+json_get "$(tc -j p4template get "$fib_tmpl")" \
+	'j[0]["templates"][0]["default_miss_action"]' | grep -q '"drop"' ||
+	fail "the default the device refused is not software's"
+ip netns exec t0 ping -c 2 -i 0.2 -W 1 10.2.0.1 >/dev/null 2>&1 &&
+	fail "a ping crossed a default miss action that drops"
+[ $(( $(p4_filter_stat "$P0" 1 pkts) - runs0 )) -ge 2 ] ||
+	fail "a refused default: the software pipeline ran $(( $(p4_filter_stat "$P0" 1 pkts) - runs0 )) times, expected 2"
+[ "$(hw "$P0" hw_pipeline_drops)" = "$drops0" ] ||
+	fail "a refused default: the device dropped what the host decides"
+expect_ok "default miss: drop again" tc p4template update "$fib_tmpl" \
+	default_miss_action action router/cb/drop
+expect_ok "the route to t1 again" tc p4 create router/table/cb/fib \
+	dstAddr 10.2.0.0/24 action router/cb/set_nh param nh 1
+routed_in_hw "the default given back to the device"
+
+# the same packets with the router in software only; the filter that
+# goes takes the routes back from its device
 filter_del "$P0"
+[ "$(entry_flags dstAddr 10.2.0.0/24)" = "in_hw in_hw_count 1" ] ||
+	fail "a route after a filter went: '$(entry_flags dstAddr 10.2.0.0/24)'"
 expect_ok "router on $P0, skip_hw" tc filter add dev "$P0" ingress prio 1 p4 pname router skip_hw
 runs0=$(p4_filter_stat "$P0" 1 pkts)
 expect_ok "ping through the software router" ip netns exec t0 ping -c 2 -i 0.2 -W 5 10.2.0.1
@@ -300,8 +336,38 @@ ip netns exec t0 ping -c 1 -W 1 -t 1 10.2.0.1 >/dev/null 2>&1 &&
 [ $(( $(p4_filter_stat "$P0" 1 pkts) - runs0 )) -ge 3 ] ||
 	fail "software router: pipeline runs $(( $(p4_filter_stat "$P0" 1 pkts) - runs0 ))"
 
-# rmmod with the pipeline bound and traffic flowing
+# a device leaving a block takes the routes back, a skip_sw one too
+# (it stays, in no datapath, as with flower); joining gives them again
+filter_del "$P1"
+[ "$(entry_flags dstAddr 10.2.0.0/24)" = "not_in_hw" ] ||
+	fail "a route with no filter in hardware: '$(entry_flags dstAddr 10.2.0.0/24)'"
 filter_del "$P0"
+tc qdisc del dev "$P0" clsact
+tc qdisc del dev "$P1" clsact
+tc qdisc add dev v0 ingress_block 9 clsact
+tc qdisc add dev "$P0" ingress_block 9 clsact
+expect_ok "the router on block 9" tc filter add block 9 prio 1 p4 pname router
+expect_ok "a skip_sw route on block 9" tc p4 create router/table/cb/fib \
+	dstAddr 10.9.0.0/16 skip_sw action router/cb/set_nh param nh 1
+routes_flags() {
+	echo "$(entry_flags dstAddr 10.2.0.0/24) / $(entry_flags dstAddr 10.9.0.0/16)"
+}
+[ "$(routes_flags)" = "in_hw in_hw_count 1 / skip_sw in_hw in_hw_count 1" ] ||
+	fail "routes on block 9: '$(routes_flags)'"
+tc qdisc del dev "$P0" clsact
+[ "$(routes_flags)" = "not_in_hw / skip_sw not_in_hw" ] ||
+	fail "routes once the p4nic port left block 9: '$(routes_flags)'"
+[ "$(block_flags 9)" = "not_in_hw" ] || fail "block 9, p4nic left: '$(block_flags 9)'"
+expect_ok "the p4nic port joins block 9 again" \
+	tc qdisc add dev "$P0" ingress_block 9 clsact
+[ "$(routes_flags)" = "in_hw in_hw_count 1 / skip_sw in_hw in_hw_count 1" ] ||
+	fail "routes once the p4nic port joined block 9 again: '$(routes_flags)'"
+expect_ok "the skip_sw route goes" tc p4 del router/table/cb/fib dstAddr 10.9.0.0/16
+tc qdisc del dev "$P0" clsact
+tc qdisc del dev v0 clsact
+
+# rmmod with the pipeline bound and traffic flowing
+tc qdisc add dev "$P0" clsact
 expect_ok "router on $P0 again" tc filter add dev "$P0" ingress prio 1 p4 pname router
 ip netns exec t0 ping -i 0.02 -c 200 -q 10.2.0.1 >/dev/null 2>&1 &
 pinger=$!

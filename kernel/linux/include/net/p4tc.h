@@ -649,9 +649,14 @@ int p4tc_offload_block_get(struct p4tc_pipeline *pipeline,
 			   struct tcf_block *block);
 void p4tc_offload_block_put(struct p4tc_pipeline *pipeline,
 			    struct tcf_block *block);
-int p4tc_offload_replay(struct p4tc_pipeline *pipeline,
-			struct tcf_block *block, flow_setup_cb_t *cb,
-			void *cb_priv);
+void p4tc_offload_replay(struct p4tc_pipeline *pipeline,
+			 struct tcf_block *block, flow_setup_cb_t *cb,
+			 void *cb_priv);
+void p4tc_offload_withdraw(struct p4tc_pipeline *pipeline,
+			   struct tcf_block *block, flow_setup_cb_t *cb,
+			   void *cb_priv);
+void p4tc_offload_default_set(struct p4tc_table *table, bool hit,
+			      struct netlink_ext_ack *extack);
 int p4tc_offload_entry_add(struct p4tc_table *table,
 			   struct p4tc_table_entry *e,
 			   struct netlink_ext_ack *extack);

@@ -375,6 +375,28 @@ enum p4tc_offload_command {
 	P4TC_OFFLOAD_ENTRY_DEL,		/* @entry: its table and handle */
 	P4TC_OFFLOAD_TABLE_MODE,	/* @table_id, @table_mode */
 	P4TC_OFFLOAD_ENTRY_STATS,	/* @entry: add to @stats */
+	P4TC_OFFLOAD_DEFAULT_SET,	/* @table_id, @dflt */
+};
+
+/**
+ * struct p4tc_off_default - a table's default action, changed after BIND
+ * @hit: the default hit action (an entry without an action of its own
+ *	runs it); false: the default miss action
+ * @action_id: the action (struct p4tc_off_action.id), or 0: none
+ * @num_params: entries of @params: the action's parameters
+ * @params: the constant arguments, in declaration order
+ * @verdict: the tc verdict when the action's program ends without one
+ *
+ * The software table has the new default already.  A device that cannot
+ * run it refuses (with an extack message): P4TC then puts the old one
+ * back, in software and in every device, and the change fails.
+ */
+struct p4tc_off_default {
+	bool hit;
+	u32 action_id;
+	u32 num_params;
+	struct p4tc_off_val params[P4TC_OFF_MAX_PARAMS];
+	int verdict;
 };
 
 /**
@@ -401,8 +423,9 @@ struct p4tc_off_stats {
  * @pipeid: the pipeline's id
  * @pipeline: BIND: the description
  * @entry: ENTRY_*: the entry
- * @table_id: TABLE_MODE: the table
+ * @table_id: TABLE_MODE, DEFAULT_SET: the table
  * @table_mode: TABLE_MODE: P4TC_OFF_LOOKUP_*
+ * @dflt: DEFAULT_SET: the table's new default action
  * @stats: ENTRY_STATS: the drivers add what their devices counted
  *
  * A device that runs a pipeline starts with every table in
@@ -411,7 +434,15 @@ struct p4tc_off_stats {
  * go to every block the pipeline is bound to with hardware: a driver
  * that does not run the pipeline (it refused BIND) refuses them, and an
  * ENTRY_ADD of an entry the device already holds (a port in two blocks)
- * succeeds without a second copy.
+ * succeeds without a second copy: the driver counts the ADDs it took,
+ * and the entry leaves the device with the last ENTRY_DEL.
+ *
+ * ENTRY_DEL returns 0 when the callback held the entry, -ENOENT when it
+ * did not: P4TC counts the devices an entry is in (in_hw_count) from it.
+ * Before UNBIND, for a filter that goes or a device that leaves the
+ * block (reoffload), P4TC withdraws every entry it offered there with
+ * ENTRY_DEL; the entries no device holds any more are not_in_hw, and
+ * those without skip_sw make their table's lookups the host's.
  */
 struct p4tc_offload {
 	struct flow_cls_common_offload common;
@@ -422,6 +453,7 @@ struct p4tc_offload {
 	const struct p4tc_off_entry *entry;
 	u32 table_id;
 	enum p4tc_off_table_mode table_mode;
+	const struct p4tc_off_default *dflt;
 	struct p4tc_off_stats stats;
 };
 

@@ -179,6 +179,9 @@ put:
 static void p4_head_release(struct tcf_proto *tp, struct cls_p4_head *head)
 {
 	if (!tc_skip_hw(head->flags)) {
+		if (tc_in_hw(head->flags))
+			p4tc_offload_withdraw(head->pipeline, tp->chain->block,
+					      NULL, NULL);
 		p4_hw_unbind(tp, head, NULL);
 		p4tc_offload_block_put(head->pipeline, tp->chain->block);
 	}
@@ -415,6 +418,10 @@ static int p4_reoffload(struct tcf_proto *tp, bool add, flow_setup_cb_t *cb,
 	if (!head || head->deleting || tc_skip_hw(head->flags))
 		return 0;
 	p4_offload_init(&off, tp, head, add, extack);
+	/* the device leaving gives the entries back first */
+	if (!add)
+		p4tc_offload_withdraw(head->pipeline, tp->chain->block, cb,
+				      cb_priv);
 	if (add) {
 		desc = p4tc_offload_describe(head->pipeline, off.common.extack);
 		if (IS_ERR(desc))

@@ -968,13 +968,36 @@ void p4tc_offload_block_put(struct p4tc_pipeline *pipeline,
 /* Entries                                                             */
 /* ------------------------------------------------------------------ */
 
+/* An action with its constant arguments, as a device takes it */
+static void value_describe(const struct p4tc_table_entry_value *value,
+			   u32 *action_id, u32 *num_params,
+			   struct p4tc_off_val *params, int *verdict)
+{
+	u32 i;
+
+	*action_id = 0;
+	*num_params = 0;
+	*verdict = TC_ACT_PIPE;
+	if (!value)
+		return;
+	*action_id = value->act->a_id;
+	*verdict = value->verdict;
+	*num_params = min_t(u32, value->act->num_params, P4TC_OFF_MAX_PARAMS);
+	for (i = 0; i < *num_params; i++) {
+		const struct p4tc_act_param *p = &value->act->params[i];
+		struct p4t_val v;
+
+		p4t_host_read(p->type, &p->ms, value->params.values + p->offset,
+			      &v);
+		memcpy(params[i].w, v.w, sizeof(v.w));
+	}
+}
+
 static void entry_describe(const struct p4tc_table *table,
 			   const struct p4tc_table_entry *e,
 			   const struct p4tc_table_entry_value *value,
 			   struct p4tc_off_entry *oe)
 {
-	u32 i;
-
 	memset(oe, 0, sizeof(*oe));
 	oe->table_id = table->tbl_id;
 	oe->handle = e->handle;
@@ -982,21 +1005,8 @@ static void entry_describe(const struct p4tc_table *table,
 	oe->key_bits = table->keysz;
 	oe->key = e->key;
 	oe->mask = e->mask->mask;
-	oe->verdict = TC_ACT_PIPE;
-	if (!value)
-		return;
-	oe->action_id = value->act->a_id;
-	oe->verdict = value->verdict;
-	oe->num_params = min_t(u32, value->act->num_params,
-			       P4TC_OFF_MAX_PARAMS);
-	for (i = 0; i < oe->num_params; i++) {
-		const struct p4tc_act_param *p = &value->act->params[i];
-		struct p4t_val v;
-
-		p4t_host_read(p->type, &p->ms, value->params.values + p->offset,
-			      &v);
-		memcpy(oe->params[i].w, v.w, sizeof(v.w));
-	}
+	value_describe(value, &oe->action_id, &oe->num_params, oe->params,
+		       &oe->verdict);
 }
 
 static void off_init(struct p4tc_offload *off, const struct p4tc_table *table,
@@ -1240,6 +1250,59 @@ void p4tc_offload_entries_gone(struct p4tc_table *table)
 	table_mode_sync(table, was);
 }
 
+/* Offer @off to one callback (@cb) or to every callback of @block.
+ *
+ * Return: the callbacks that took it.
+ */
+static int offer_one(struct tcf_block *block, flow_setup_cb_t *cb,
+		     void *cb_priv, struct p4tc_offload *off)
+{
+	if (cb)
+		return cb(TC_SETUP_CLSP4, off, cb_priv) ? 0 : 1;
+	return max(tc_setup_cb_call(block, TC_SETUP_CLSP4, off, false, true),
+		   0);
+}
+
+/* @n more devices hold @e (negative: fewer); its flags and its table's
+ * count of software-only entries follow.
+ */
+static void entry_hw_count(struct p4tc_table *table,
+			   struct p4tc_table_entry *e, int n)
+{
+	bool was_in_hw = e->flags & TCA_CLS_FLAGS_IN_HW;
+	u32 was = table->num_sw_only;
+
+	if (n < 0 && (u32)-n > e->in_hw_count)
+		n = -e->in_hw_count;
+	e->in_hw_count += n;
+	if (!!e->in_hw_count == was_in_hw)
+		return;
+	if (e->in_hw_count)
+		e->flags |= TCA_CLS_FLAGS_IN_HW;
+	else
+		e->flags &= ~TCA_CLS_FLAGS_IN_HW;
+	/* a skip_sw entry is in no lookup of software's either way */
+	if (e->flags & TCA_CLS_FLAGS_SKIP_SW)
+		return;
+	if (e->in_hw_count)
+		table->num_sw_only--;
+	else
+		table->num_sw_only++;
+	table_mode_sync(table, was);
+}
+
+static void table_mode_offer(struct p4tc_table *table,
+			     struct tcf_block *block, flow_setup_cb_t *cb,
+			     void *cb_priv)
+{
+	struct p4tc_offload off;
+
+	off_init(&off, table, P4TC_OFFLOAD_TABLE_MODE, NULL);
+	off.table_mode = table->num_sw_only ? P4TC_OFF_LOOKUP_HOST :
+					      P4TC_OFF_LOOKUP_HW;
+	offer_one(block, cb, cb_priv, &off);
+}
+
 /**
  * p4tc_offload_replay - give a block (or one callback of it) the entries
  *	and table modes of a pipeline it starts running
@@ -1249,21 +1312,19 @@ void p4tc_offload_entries_gone(struct p4tc_table *table)
  * @cb_priv: @cb's data
  *
  * Entries the devices of @block already hold (a port in two blocks) are
- * taken again without a second copy.  A refusal leaves that entry out of
- * that device, which then sends the table's lookups to the host.
- *
- * Return: 0.
+ * taken again without a second copy, and counted again.  A refusal
+ * leaves that entry out of that device, which then sends the table's
+ * lookups to the host.
  */
-int p4tc_offload_replay(struct p4tc_pipeline *pipeline,
-			struct tcf_block *block, flow_setup_cb_t *cb,
-			void *cb_priv)
+void p4tc_offload_replay(struct p4tc_pipeline *pipeline,
+			 struct tcf_block *block, flow_setup_cb_t *cb,
+			 void *cb_priv)
 {
 	struct p4tc_table_entry *e;
 	struct p4tc_table *table;
 	struct p4tc_off_entry oe;
 	struct p4tc_offload off;
 	unsigned long tid, tmp, id, tmp2;
-	int n;
 
 	ASSERT_RTNL();
 	idr_for_each_entry_ul(&pipeline->p_tbl_idr, table, tmp, tid) {
@@ -1274,32 +1335,80 @@ int p4tc_offload_replay(struct p4tc_pipeline *pipeline,
 				       &oe);
 			off_init(&off, table, P4TC_OFFLOAD_ENTRY_ADD, NULL);
 			off.entry = &oe;
-			if (cb)
-				n = cb(TC_SETUP_CLSP4, &off, cb_priv) ? 0 : 1;
-			else
-				n = tc_setup_cb_call(block, TC_SETUP_CLSP4,
-						     &off, false, true);
-			if (n <= 0)
-				continue;
-			if (!(e->flags & TCA_CLS_FLAGS_IN_HW) &&
-			    !(e->flags & TCA_CLS_FLAGS_SKIP_SW)) {
-				u32 was = table->num_sw_only;
-
-				e->flags |= TCA_CLS_FLAGS_IN_HW;
-				table->num_sw_only--;
-				table_mode_sync(table, was);
-			}
-			e->in_hw_count += n;
+			entry_hw_count(table, e,
+				       offer_one(block, cb, cb_priv, &off));
 			cond_resched();
 		}
-		off_init(&off, table, P4TC_OFFLOAD_TABLE_MODE, NULL);
-		off.table_mode = table->num_sw_only ? P4TC_OFF_LOOKUP_HOST :
-						      P4TC_OFF_LOOKUP_HW;
-		if (cb)
-			cb(TC_SETUP_CLSP4, &off, cb_priv);
-		else
-			tc_setup_cb_call(block, TC_SETUP_CLSP4, &off, false,
-					 true);
+		table_mode_offer(table, block, cb, cb_priv);
 	}
-	return 0;
+}
+
+/**
+ * p4tc_offload_withdraw - take a pipeline's entries back from a block (or
+ *	one callback of it) that stops running it
+ * @pipeline: the pipeline
+ * @block: the block, with every callback (@cb NULL) ...
+ * @cb: ... or only this callback (a device leaving the block)
+ * @cb_priv: @cb's data
+ *
+ * Called before UNBIND.  Each device that held an entry says so (ENTRY_DEL
+ * returns 0) and is counted out of the entry's in_hw_count.  An entry no
+ * device holds any more is not_in_hw; without skip_sw it is software's
+ * alone again, and its table's lookups go to the host on the devices
+ * that stay.  A skip_sw entry stays, in no datapath, as with flower.
+ */
+void p4tc_offload_withdraw(struct p4tc_pipeline *pipeline,
+			   struct tcf_block *block, flow_setup_cb_t *cb,
+			   void *cb_priv)
+{
+	struct p4tc_table_entry *e;
+	struct p4tc_table *table;
+	struct p4tc_off_entry oe;
+	struct p4tc_offload off;
+	unsigned long tid, tmp, id, tmp2;
+
+	ASSERT_RTNL();
+	idr_for_each_entry_ul(&pipeline->p_tbl_idr, table, tmp, tid) {
+		idr_for_each_entry_ul(&table->entries_idr, e, tmp2, id) {
+			if (!entry_offerable(e) || !e->in_hw_count)
+				continue;
+			entry_describe(table, e, NULL, &oe);
+			off_init(&off, table, P4TC_OFFLOAD_ENTRY_DEL, NULL);
+			off.entry = &oe;
+			entry_hw_count(table, e,
+				       -offer_one(block, cb, cb_priv, &off));
+			cond_resched();
+		}
+	}
+}
+
+/**
+ * p4tc_offload_default_set - a table's default action changed: tell the
+ *	devices
+ * @table: the table, its new default in place
+ * @hit: the default hit action changed; false: the default miss action
+ * @extack: for the devices' warnings
+ *
+ * A device that cannot run the new default says why (a warning: the
+ * change stands) and sends the table's lookups to the host, whose table
+ * has it.
+ */
+void p4tc_offload_default_set(struct p4tc_table *table, bool hit,
+			      struct netlink_ext_ack *extack)
+{
+	const struct p4tc_table_entry_value *v;
+	struct p4tc_off_default d = { .hit = hit };
+	struct p4tc_offload off;
+
+	ASSERT_RTNL();
+	if (list_empty(&table->pipeline->hw_blocks))
+		return;
+	v = rtnl_dereference(hit ? table->default_hit : table->default_miss);
+	/* a default the datapath may not run is none, as at BIND */
+	if (v && !(v->permissions & P4TC_DATA_PERM_X))
+		v = NULL;
+	value_describe(v, &d.action_id, &d.num_params, d.params, &d.verdict);
+	off_init(&off, table, P4TC_OFFLOAD_DEFAULT_SET, extack);
+	off.dflt = &d;
+	offer_all(table->pipeline, &off, false);
 }

@@ -822,6 +822,11 @@ tcf_table_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	table->max_entries = max_entries;
 	table->max_masks = max_masks;
 	table->permissions = perms;
+	/* devices running the pipeline run its defaults too */
+	if (chg.hit.given)
+		p4tc_offload_default_set(table, true, extack);
+	if (chg.miss.given)
+		p4tc_offload_default_set(table, false, extack);
 	table_change_release(&chg);
 	return &table->common;
 

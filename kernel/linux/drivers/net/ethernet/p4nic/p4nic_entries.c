@@ -8,10 +8,11 @@
  * the device's stay below the table's size), keeps a copy of what it
  * sent so that a reset can put it back, and counts the entries it could
  * not take.  A table's lookups are the device's (MISS_DEFAULT) only when
- * the device holds every entry that could match: P4TC says there are no
- * software-only entries, and the device refused none.  Otherwise every
- * lookup of the table goes to the host (LOOKUP_TO_HOST), which holds
- * them all.  All of it runs under RTNL and @off_lock.
+ * the device holds every entry that could match and runs the table's
+ * defaults: P4TC says there are no software-only entries, the device
+ * refused no entry and no default action.  Otherwise every lookup of the
+ * table goes to the host (LOOKUP_TO_HOST), which holds them all.  All of
+ * it runs under RTNL and @off_lock.
  */
 
 #include <linux/kernel.h>
@@ -22,11 +23,13 @@
 
 #include "p4nic.h"
 
-/* An entry the device holds: its device handle, what it was sent, and its
- * counters as last read (P4TC takes what was counted since)
+/* An entry the device holds: its device handle, the ADDs it took (one per
+ * block the device's ports bind the pipeline in), what it was sent, and
+ * its counters as last read (P4TC takes what was counted since)
  */
 struct p4nic_hw_entry {
 	u32 dev_handle;
+	u32 refs;
 	struct p4nic_entry cmd;
 	u64 packets;
 	u64 bytes;
@@ -45,6 +48,11 @@ struct p4nic_hw_entry {
  * @refused: entries of @refused_set
  * @sw_only: P4TC has entries it offered to no device
  * @mode: the table's P4NIC_MISS_* / LOOKUP_TO_HOST mode in the device
+ * @dflt: the default hit and miss actions P4TC changed since BIND, which
+ *	a reset must give back (the image has the ones of BIND)
+ * @dflt_changed: @dflt holds one, per P4NIC_DEFAULT_*
+ * @dflt_refused: the device does not run the table's default, per
+ *	P4NIC_DEFAULT_*: the host decides the table's lookups
  */
 struct p4nic_table {
 	u32 id;
@@ -57,6 +65,9 @@ struct p4nic_table {
 	u32 refused;
 	bool sw_only;
 	u32 mode;
+	struct p4nic_default_action dflt[2];
+	bool dflt_changed[2];
+	bool dflt_refused[2];
 };
 
 /**
@@ -130,8 +141,10 @@ static struct p4nic_table *table_find(struct p4nic *nic, u32 id)
 /* The mode the table must be in; tell the device when it changes. */
 static void table_apply(struct p4nic *nic, struct p4nic_table *t)
 {
-	u32 mode = t->sw_only || t->refused ? P4NIC_LOOKUP_TO_HOST :
-					      P4NIC_MISS_DEFAULT;
+	bool host = t->sw_only || t->refused ||
+		    t->dflt_refused[P4NIC_DEFAULT_HIT] ||
+		    t->dflt_refused[P4NIC_DEFAULT_MISS];
+	u32 mode = host ? P4NIC_LOOKUP_TO_HOST : P4NIC_MISS_DEFAULT;
 	u32 p[2] = { t->id, mode };
 
 	if (mode == t->mode)
@@ -219,8 +232,11 @@ static int entry_add(struct p4nic *nic, struct p4nic_table *t,
 	struct p4nic_hw_entry *he;
 	int h, err;
 
-	if (xa_load(&t->entries, oe->handle))
-		return 0;	/* a port in two blocks: the device has it */
+	he = xa_load(&t->entries, oe->handle);
+	if (he) {
+		he->refs++;	/* a port in two blocks: the device has it */
+		return 0;
+	}
 	he = kzalloc(sizeof(*he), GFP_KERNEL);
 	if (!he)
 		return -ENOMEM;
@@ -232,6 +248,7 @@ static int entry_add(struct p4nic *nic, struct p4nic_table *t,
 		goto free;
 	}
 	he->dev_handle = h;
+	he->refs = 1;
 	err = entry_build(t, oe, h, &he->cmd, extack);
 	if (err)
 		goto put;
@@ -259,18 +276,22 @@ free:
 	return err;
 }
 
+/* Return: 0, or -ENOENT: the device does not hold the entry. */
 static int entry_del(struct p4nic *nic, struct p4nic_table *t,
 		     const struct p4tc_off_entry *oe)
 {
-	struct p4nic_hw_entry *he = xa_erase(&t->entries, oe->handle);
+	struct p4nic_hw_entry *he = xa_load(&t->entries, oe->handle);
 	u32 p[2];
 	int err;
 
 	if (!he) {
 		/* one the device refused: it no longer stands in the way */
 		table_refused(t, oe->handle, false);
-		return 0;
+		return -ENOENT;
 	}
+	if (--he->refs)
+		return 0;	/* another block of the device's ports has it */
+	xa_erase(&t->entries, oe->handle);
 	p[0] = t->id;
 	p[1] = he->dev_handle;
 	err = p4nic_cmd(nic, P4NIC_CMD_ENTRY_DEL, NULL, 0, NULL, 0, p, 2, NULL);
@@ -343,12 +364,68 @@ static int entry_stats(struct p4nic *nic, struct p4nic_table *t,
 	return 0;
 }
 
+/* A default action P4TC changed: the device runs it, or the host decides
+ * the table's lookups (it has the new default: the results stay equal).
+ */
+static int default_set(struct p4nic *nic, struct p4nic_table *t,
+		       const struct p4tc_off_default *od,
+		       struct netlink_ext_ack *extack)
+{
+	u32 which = od->hit ? P4NIC_DEFAULT_HIT : P4NIC_DEFAULT_MISS;
+	const char *what = od->hit ? "hit" : "miss";
+	struct p4nic_default_action *c = &t->dflt[which];
+	u32 i;
+	int err;
+
+	if (od->verdict != TC_ACT_PIPE) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "p4nic: table %u: a default %s action with a verdict of its own is not supported: the host decides the table's lookups",
+				   t->id, what);
+		err = -EOPNOTSUPP;
+		goto refused;
+	}
+	if (od->num_params > P4NIC_MAX_PARAMS) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "p4nic: table %u: the default %s action has more than %u parameters: the host decides the table's lookups",
+				   t->id, what, P4NIC_MAX_PARAMS);
+		err = -ERANGE;
+		goto refused;
+	}
+	memset(c, 0, sizeof(*c));
+	c->table_id = cpu_to_le32(t->id);
+	c->which = cpu_to_le32(which);
+	c->action_id = cpu_to_le32(od->action_id);
+	c->num_params = cpu_to_le32(od->num_params);
+	for (i = 0; i < od->num_params; i++) {
+		c->params[i].lo = cpu_to_le64(od->params[i].w[0]);
+		c->params[i].hi = cpu_to_le64(od->params[i].w[1]);
+	}
+	err = p4nic_cmd(nic, P4NIC_CMD_DEFAULT_SET, c, sizeof(*c), NULL, 0,
+			NULL, 0, NULL);
+	if (err) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "p4nic: table %u: default %s action: %s (%d): the host decides the table's lookups",
+				   t->id, what, entry_status_text(err), err);
+		goto refused;
+	}
+	t->dflt_changed[which] = true;
+	t->dflt_refused[which] = false;
+	return 0;
+
+refused:
+	/* the device may still run the old one: it must not decide */
+	t->dflt_changed[which] = false;
+	t->dflt_refused[which] = true;
+	return err;
+}
+
 /**
- * p4nic_entries_offload - an ENTRY_* or TABLE_MODE request
+ * p4nic_entries_offload - an ENTRY_*, TABLE_MODE or DEFAULT_SET request
  * @nic: the device, @off_lock held
  * @off: the request
  *
- * Return: 0, or why the device does not hold the entry.
+ * Return: 0, or why the device does not hold the entry (or run the
+ * default).
  */
 int p4nic_entries_offload(struct p4nic *nic, struct p4tc_offload *off)
 {
@@ -378,6 +455,9 @@ int p4nic_entries_offload(struct p4nic *nic, struct p4tc_offload *off)
 		break;
 	case P4TC_OFFLOAD_ENTRY_STATS:
 		return entry_stats(nic, t, off->entry, &off->stats);
+	case P4TC_OFFLOAD_DEFAULT_SET:
+		err = default_set(nic, t, off->dflt, extack);
+		break;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -394,7 +474,7 @@ void p4nic_entries_restore(struct p4nic *nic)
 {
 	struct p4nic_hw_entry *he;
 	unsigned long idx;
-	u32 i;
+	u32 i, w;
 
 	for (i = 0; i < nic->num_tables; i++) {
 		struct p4nic_table *t = &nic->tables[i];
@@ -411,6 +491,15 @@ void p4nic_entries_restore(struct p4nic *nic)
 			ida_free(&t->handles, he->dev_handle);
 			kfree(he);
 			table_refused(t, idx, true);
+		}
+		for (w = 0; w < ARRAY_SIZE(t->dflt); w++) {
+			if (!t->dflt_changed[w] ||
+			    !p4nic_cmd(nic, P4NIC_CMD_DEFAULT_SET, &t->dflt[w],
+				       sizeof(t->dflt[w]), NULL, 0, NULL, 0,
+				       NULL))
+				continue;
+			t->dflt_changed[w] = false;
+			t->dflt_refused[w] = true;
 		}
 		t->mode = P4NIC_LOOKUP_TO_HOST;	/* as the image loads it */
 		table_apply(nic, t);
