@@ -313,8 +313,13 @@ struct p4nic_identity {
 	__le32 max_registers;
 	__le32 max_register_elems;
 	__le32 max_queue_size;
-	__le32 rsvd[12];
+	/* 1.1: the firmware's own version, P4NIC_FW_VERSION(); 0: unknown */
+	__le32 fw_version;
+	__le32 rsvd[11];
 };
+
+#define P4NIC_FW_VERSION(maj, min, patch) \
+	((__u32)(maj) << 16 | (__u32)(min) << 8 | (__u32)(patch))
 
 struct p4nic_port_info {
 	__u8 mac[6];

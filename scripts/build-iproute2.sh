@@ -33,9 +33,9 @@ done
 if [ ! -e "$src/config.mk" ]; then
 	run_logged iproute2-configure sh -c "cd '$src' && ./configure"
 fi
-say "make tc ip (log: $logs/iproute2-build.log)"
-run_logged iproute2-build make -C "$src" -j"$jobs" SUBDIRS="lib tc ip"
-for t in tc/tc ip/ip; do
+say "make tc ip devlink (log: $logs/iproute2-build.log)"
+run_logged iproute2-build make -C "$src" -j"$jobs" SUBDIRS="lib tc ip devlink"
+for t in tc/tc ip/ip devlink/devlink; do
 	cmp -s "$src/$t" "$out/bin/${t#*/}" || cp "$src/$t" "$out/bin/${t#*/}"
 done
 say "ok: $("$out/bin/tc" -V)"

@@ -6,6 +6,7 @@
  * (struct p4nic_cpl.field) and leaves the firmware exactly as it was.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,6 +164,7 @@ static void cmd_identify(struct p4fw *fw, const struct cmd *c,
 		 1u << P4NIC_TABLE_TERNARY);
 	for (i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
 		fw_put32(b + 16 + 4 * i, limits[i]);
+	fw_put32(b + offsetof(struct p4nic_identity, fw_version), P4FW_VERSION);
 	write_out(c, dma, 0, b, sizeof(b), r);
 }
 

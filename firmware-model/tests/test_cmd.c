@@ -48,6 +48,8 @@ static void test_identify(void **state)
 	assert_int_equal(id.max_masks, 128);
 	assert_int_equal(id.max_insns_per_action, 32);
 	assert_int_equal(id.max_operands_per_insn, 9);
+	assert_int_equal(id.fw_version, P4FW_VERSION);
+	assert_int_equal(id.fw_version >> 16, 1);
 
 	REFUSED(rig_cmd(r, 0, NULL, 0, 0, 0, 0, 0), P4NIC_ST_BAD_OPCODE,
 		P4NIC_F_OPCODE);

@@ -54,7 +54,7 @@ for p in $(seq 0 $((ports - 1))); do
 		ping -c 3 -i 0.2 -W 5 -I "$dev" "10.77.$p.1"
 	info=$(ethtool -i "$dev")
 	grep -q "^driver: p4nic" <<<"$info" || fail "$dev: ethtool -i: $info"
-	grep -q "^firmware-version: ABI 1.1" <<<"$info" || fail "$dev: ethtool -i: $info"
+	grep -q "^firmware-version: 1\.1\.0 (ABI 1\.1)" <<<"$info" || fail "$dev: ethtool -i: $info"
 	stats=$(ethtool -S "$dev")
 	rx=$(sed -n 's/^ *hw_wire_rx_packets: //p' <<<"$stats")
 	tohost=$(sed -n 's/^ *hw_to_host: //p' <<<"$stats")
@@ -63,6 +63,18 @@ for p in $(seq 0 $((ports - 1))); do
 	[ "$(cat "/sys/class/net/$dev/statistics/rx_packets")" -ge 6 ] ||
 		fail "$dev: rx_packets $(cat "/sys/class/net/$dev/statistics/rx_packets")"
 done
+
+# devlink: the driver, the device and its versions; its table capacity,
+# empty without a pipeline
+pci=$(basename "$(readlink -f "/sys/class/net/$(p4nic_dev 0)/device")")
+info=$(devlink -j dev info "pci/$pci")
+[ "$(json_get "$info" "' '.join(v['driver'] + ' ' + v['versions']['fixed']['asic.id'] + ' ' + v['versions']['running']['fw'] + ' ' + v['versions']['running']['fw.mgmt.api'] for v in j['info'].values())")" = "p4nic 1234:5034 1.1.0 1.1" ] ||
+	fail "devlink dev info: $info"
+res=$(devlink -j resource show "pci/$pci")
+[ "$(json_get "$res" "' '.join('%s %s %s' % (r['name'], r['size'], r['occ']) for d in j['resources'].values() for r in d)")" = "tables 32 0 entries 1048576 0" ] ||
+	fail "devlink resource show: $res"
+expect_err "a resource size the device fixes" 1 "." \
+	devlink resource set "pci/$pci" path /entries size 1024
 
 # down and up again
 dev=$(p4nic_dev 0)

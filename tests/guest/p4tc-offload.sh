@@ -306,7 +306,7 @@ routed_in_hw "routed by the new default miss action" -
 runs0=$(p4_filter_stat "$P0" 1 pkts)
 drops0=$(hw "$P0" hw_pipeline_drops)
 expect_err "a default miss the device cannot run" 0 \
-	"Warning: p4nic: table 1: a default miss action with a verdict of its own is not supported: the host decides the table's lookups" \
+	"Warning: p4nic: table 1: default miss action has a verdict: lookups go to the host" \
 	tc p4template update "$fib_tmpl" default_miss_action action router/cb/set_nh param nh 1 drop
 json_get "$(tc -j p4template get "$fib_tmpl")" \
 	'j[0]["templates"][0]["default_miss_action"]' | grep -q '"drop"' ||
@@ -365,6 +365,34 @@ expect_ok "the p4nic port joins block 9 again" \
 expect_ok "the skip_sw route goes" tc p4 del router/table/cb/fib dstAddr 10.9.0.0/16
 tc qdisc del dev "$P0" clsact
 tc qdisc del dev v0 clsact
+
+# devlink: the device's table capacity and what the router occupies
+pci=$(basename "$(readlink -f "/sys/class/net/$P0/device")")
+occ() {
+	json_get "$(devlink -j resource show "pci/$pci")" \
+		"' '.join('%s %s' % (r['name'], r['occ']) for d in j['resources'].values() for r in d)"
+}
+
+# PCI unbind with the pipeline bound and traffic flowing: the ports and
+# their blocks go, and with them the filter and the device's entries;
+# bound again, the device is plain and its ports bind the router anew
+tc qdisc add dev "$P0" clsact
+expect_ok "the router on $P0" tc filter add dev "$P0" ingress prio 1 p4 pname router
+[ "$(occ)" = "tables 2 entries 4" ] ||
+	fail "devlink occupancy with the router bound: '$(occ)'"
+ip netns exec t0 ping -i 0.02 -c 200 -q 10.2.0.1 >/dev/null 2>&1 &
+pinger=$!
+sleep 1
+expect_ok "PCI unbind with the pipeline bound" \
+	sh -c "echo $pci >/sys/bus/pci/drivers/p4nic/unbind"
+wait $pinger
+[ "$(entry_flags dstAddr 10.2.0.0/24)" = "not_in_hw" ] ||
+	fail "a route once the device is unbound: '$(entry_flags dstAddr 10.2.0.0/24)'"
+expect_ok "PCI bind again" sh -c "echo $pci >/sys/bus/pci/drivers/p4nic/bind"
+P0=$(p4nic_dev 0)
+[ "$(occ)" = "tables 0 entries 0" ] ||
+	fail "devlink occupancy of a device bound again: '$(occ)'"
+ip link set "$P0" up
 
 # rmmod with the pipeline bound and traffic flowing
 tc qdisc add dev "$P0" clsact

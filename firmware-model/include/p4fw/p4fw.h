@@ -21,6 +21,13 @@
 
 #include "p4nic_abi.h"
 
+/*
+ * The firmware's own version, which IDENTIFY reports (ABI 1.1): it moves
+ * with every change of behaviour, where the ABI version moves only with
+ * the interface.
+ */
+#define P4FW_VERSION		P4NIC_FW_VERSION(1, 1, 0)
+
 struct p4fw;
 
 /* Reads and writes guest memory; return 0, or nonzero for a bad range. */

@@ -1264,10 +1264,14 @@ static int offer_one(struct tcf_block *block, flow_setup_cb_t *cb,
 }
 
 /* @n more devices hold @e (negative: fewer); its flags and its table's
- * count of software-only entries follow.
+ * count of software-only entries follow.  With @sync the devices hear of
+ * a change of the table's mode.  A reoffload (one callback joining or
+ * leaving, the block's callback lock held) cannot call the blocks: the
+ * other devices keep the mode they have, which is safe, as none of them
+ * holds @e (each refused it, and sends the lookups to the host for it).
  */
 static void entry_hw_count(struct p4tc_table *table,
-			   struct p4tc_table_entry *e, int n)
+			   struct p4tc_table_entry *e, int n, bool sync)
 {
 	bool was_in_hw = e->flags & TCA_CLS_FLAGS_IN_HW;
 	u32 was = table->num_sw_only;
@@ -1288,7 +1292,8 @@ static void entry_hw_count(struct p4tc_table *table,
 		table->num_sw_only--;
 	else
 		table->num_sw_only++;
-	table_mode_sync(table, was);
+	if (sync)
+		table_mode_sync(table, was);
 }
 
 static void table_mode_offer(struct p4tc_table *table,
@@ -1336,7 +1341,7 @@ void p4tc_offload_replay(struct p4tc_pipeline *pipeline,
 			off_init(&off, table, P4TC_OFFLOAD_ENTRY_ADD, NULL);
 			off.entry = &oe;
 			entry_hw_count(table, e,
-				       offer_one(block, cb, cb_priv, &off));
+				       offer_one(block, cb, cb_priv, &off), !cb);
 			cond_resched();
 		}
 		table_mode_offer(table, block, cb, cb_priv);
@@ -1376,7 +1381,7 @@ void p4tc_offload_withdraw(struct p4tc_pipeline *pipeline,
 			off_init(&off, table, P4TC_OFFLOAD_ENTRY_DEL, NULL);
 			off.entry = &oe;
 			entry_hw_count(table, e,
-				       -offer_one(block, cb, cb_priv, &off));
+				       -offer_one(block, cb, cb_priv, &off), !cb);
 			cond_resched();
 		}
 	}

@@ -116,6 +116,9 @@ struct p4nic_port {
  * @pipeid: the loaded pipeline, 0: none (read by RX without a lock)
  * @tables: the loaded pipeline's tables and their entries (p4nic_entries.c)
  * @num_tables: entries of @tables
+ * @num_entries: entries the device holds, in all its tables (read by
+ *	devlink without a lock)
+ * @devlink: its devlink instance (p4nic_devlink.c)
  */
 struct p4nic {
 	struct pci_dev *pdev;
@@ -155,6 +158,8 @@ struct p4nic {
 	u32 pipeid;
 	struct p4nic_table *tables;
 	u32 num_tables;
+	u32 num_entries;
+	struct devlink *devlink;
 };
 
 static inline u32 p4nic_rd(struct p4nic *nic, u32 off)
@@ -210,6 +215,10 @@ int p4nic_setup_tc(struct net_device *netdev, enum tc_setup_type type,
 int p4nic_set_features(struct net_device *netdev, netdev_features_t features);
 int p4nic_offload_restore(struct p4nic *nic);
 void p4nic_offload_cleanup(struct p4nic *nic);
+
+/* p4nic_devlink.c */
+int p4nic_devlink_register(struct p4nic *nic);
+void p4nic_devlink_unregister(struct p4nic *nic);
 
 /* p4nic_ethtool.c */
 extern const struct ethtool_ops p4nic_ethtool_ops;

@@ -87,7 +87,7 @@ int p4nic_tables_init(struct p4nic *nic, const struct p4tc_off_pipeline *d)
 	nic->tables = kcalloc(d->num_tables, sizeof(*nic->tables), GFP_KERNEL);
 	if (!nic->tables)
 		return -ENOMEM;
-	nic->num_tables = d->num_tables;
+	WRITE_ONCE(nic->num_tables, d->num_tables);
 	for (i = 0; i < d->num_tables; i++) {
 		struct p4nic_table *t = &nic->tables[i];
 
@@ -125,7 +125,8 @@ void p4nic_tables_free(struct p4nic *nic)
 	}
 	kfree(nic->tables);
 	nic->tables = NULL;
-	nic->num_tables = 0;
+	WRITE_ONCE(nic->num_tables, 0);
+	WRITE_ONCE(nic->num_entries, 0);
 }
 
 static struct p4nic_table *table_find(struct p4nic *nic, u32 id)
@@ -267,6 +268,7 @@ static int entry_add(struct p4nic *nic, struct p4nic_table *t,
 			  NULL);
 		goto put;
 	}
+	WRITE_ONCE(nic->num_entries, nic->num_entries + 1);
 	return 0;
 
 put:
@@ -300,6 +302,7 @@ static int entry_del(struct p4nic *nic, struct p4nic_table *t,
 			 t->id, he->dev_handle, err);
 	ida_free(&t->handles, he->dev_handle);
 	kfree(he);
+	WRITE_ONCE(nic->num_entries, nic->num_entries - 1);
 	return 0;
 }
 
@@ -379,14 +382,14 @@ static int default_set(struct p4nic *nic, struct p4nic_table *t,
 
 	if (od->verdict != TC_ACT_PIPE) {
 		NL_SET_ERR_MSG_FMT(extack,
-				   "p4nic: table %u: a default %s action with a verdict of its own is not supported: the host decides the table's lookups",
+				   "p4nic: table %u: default %s action has a verdict: lookups go to the host",
 				   t->id, what);
 		err = -EOPNOTSUPP;
 		goto refused;
 	}
 	if (od->num_params > P4NIC_MAX_PARAMS) {
 		NL_SET_ERR_MSG_FMT(extack,
-				   "p4nic: table %u: the default %s action has more than %u parameters: the host decides the table's lookups",
+				   "p4nic: table %u: default %s action has over %u params: lookups go to the host",
 				   t->id, what, P4NIC_MAX_PARAMS);
 		err = -ERANGE;
 		goto refused;
@@ -404,8 +407,8 @@ static int default_set(struct p4nic *nic, struct p4nic_table *t,
 			NULL, 0, NULL);
 	if (err) {
 		NL_SET_ERR_MSG_FMT(extack,
-				   "p4nic: table %u: default %s action: %s (%d): the host decides the table's lookups",
-				   t->id, what, entry_status_text(err), err);
+				   "p4nic: table %u: default %s action refused (%d): lookups go to the host",
+				   t->id, what, err);
 		goto refused;
 	}
 	t->dflt_changed[which] = true;
@@ -490,6 +493,7 @@ void p4nic_entries_restore(struct p4nic *nic)
 			xa_erase(&t->entries, idx);
 			ida_free(&t->handles, he->dev_handle);
 			kfree(he);
+			WRITE_ONCE(nic->num_entries, nic->num_entries - 1);
 			table_refused(t, idx, true);
 		}
 		for (w = 0; w < ARRAY_SIZE(t->dflt); w++) {

@@ -12,11 +12,19 @@ static void p4nic_get_drvinfo(struct net_device *netdev,
 {
 	struct p4nic_port *port = netdev_priv(netdev);
 	struct p4nic *nic = port->nic;
+	u32 fw = le32_to_cpu(nic->identity.fw_version);
 
 	strscpy(info->driver, P4NIC_DRV_NAME, sizeof(info->driver));
-	snprintf(info->fw_version, sizeof(info->fw_version), "ABI %u.%u",
-		 le16_to_cpu(nic->identity.abi_major),
-		 le16_to_cpu(nic->identity.abi_minor));
+	/* as devlink says them: fw, then fw.mgmt.api */
+	if (fw)
+		snprintf(info->fw_version, sizeof(info->fw_version),
+			 "%u.%u.%u (ABI %u.%u)", fw >> 16, (fw >> 8) & 0xff,
+			 fw & 0xff, le16_to_cpu(nic->identity.abi_major),
+			 le16_to_cpu(nic->identity.abi_minor));
+	else
+		snprintf(info->fw_version, sizeof(info->fw_version),
+			 "ABI %u.%u", le16_to_cpu(nic->identity.abi_major),
+			 le16_to_cpu(nic->identity.abi_minor));
 	strscpy(info->bus_info, pci_name(nic->pdev), sizeof(info->bus_info));
 }
 

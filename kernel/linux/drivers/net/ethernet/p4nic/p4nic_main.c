@@ -4,6 +4,7 @@
  * reference P4TC offload driver.  This file: PCI probe and remove, reset,
  * MSI-X and bring-up.  p4nic_adminq.c talks to the firmware,
  * p4nic_port.c runs the ports' netdevs, p4nic_ethtool.c answers ethtool,
+ * p4nic_devlink.c devlink,
  * p4nic_offload.c takes P4TC's offload requests and p4nic_image.c
  * translates pipelines into device images.
  */
@@ -148,6 +149,9 @@ static int p4nic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = p4nic_identify(nic);
 	if (ret)
 		goto event_irq;
+	ret = p4nic_devlink_register(nic);
+	if (ret)
+		goto event_irq;
 
 	for (p = 0; p < nic->num_ports; p++) {
 		ret = p4nic_port_create(nic, p);
@@ -161,6 +165,7 @@ static int p4nic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 ports:
 	p4nic_ports_destroy(nic);
+	p4nic_devlink_unregister(nic);
 event_irq:
 	free_irq(pci_irq_vector(pdev, P4NIC_VEC_EVENT), nic);
 admin_irq:
@@ -180,6 +185,7 @@ static void p4nic_remove(struct pci_dev *pdev)
 	 * device); a reset then stops all DMA before the queues' memory goes.
 	 */
 	free_irq(pci_irq_vector(pdev, P4NIC_VEC_EVENT), nic);
+	p4nic_devlink_unregister(nic);
 	p4nic_ports_destroy(nic);
 	p4nic_offload_cleanup(nic);
 	p4nic_reset(nic);
