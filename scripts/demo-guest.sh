@@ -71,5 +71,8 @@ step "the route's hits, counted by the NIC; its port counters; the p4 filter's (
 show tc -s p4 get router/table/cb/fib dstAddr 10.2.0.0/24
 show sh -c "ethtool -S $P1 | grep hw_"
 show tc -s filter show dev "$P0" ingress
+step "the NIC's tables as QEMU sees them (QMP x-query-p4nic), and its devlink view"
+show "$top/tests/vm/qmp" x-query-p4nic
+show devlink resource show "pci/$(basename "$(readlink -f "/sys/class/net/$P0/device")")"
 ip netns del t0
 ip netns del t1

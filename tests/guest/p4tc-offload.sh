@@ -22,7 +22,7 @@ cleanup() {
 	for d in "${P0:-}" "${P1:-}"; do
 		[ -n "$d" ] && tc qdisc del dev "$d" clsact 2>/dev/null
 	done
-	for p in router acl counter l2switch mirror pbad; do
+	for p in router acl counter l2switch mirror pbad pbig; do
 		tc p4template del "pipeline/$p" 2>/dev/null
 	done
 	rmmod p4nic 2>/dev/null
@@ -132,6 +132,19 @@ expect_err "an undescribable pipeline, verbose" 0 'Warning: P4TC: bound action o
 filter_del "$P0"
 expect_ok "the undescribable pipeline goes" tc p4template del pipeline/pbad
 
+# the device's capabilities (IDENTIFY's limits): a table larger than the
+# device's tables is refused, named with both sizes
+tc p4template create pipeline/pbig pipeid 78 numtables 1
+tc p4template create table/pbig/cb/big keysz 32 tentries 2000000
+tc p4template update pipeline/pbig state ready
+expect_err "a table over the device's size, skip_sw" 2 \
+	"p4nic: entries of a table: 2000000, the device takes at most 1048576" \
+	tc filter add dev "$P0" ingress prio 1 p4 pname pbig skip_sw
+expect_ok "the same table in software" tc filter add dev "$P0" ingress prio 1 p4 pname pbig
+[ "$(filter_flags "$P0")" = "not_in_hw" ] || fail "a table over the device's size: flags '$(filter_flags "$P0")'"
+filter_del "$P0"
+expect_ok "the large pipeline goes" tc p4template del pipeline/pbig
+
 # --- shared blocks and reoffload --------------------------------------
 tc qdisc del dev "$P0" clsact
 tc qdisc del dev v0 clsact
@@ -208,6 +221,13 @@ done
 # binding gave the device the entries there were: one device, two blocks
 [ "$(entry_flags dstAddr 10.2.0.0/24)" = "in_hw in_hw_count 2" ] ||
 	fail "a route once the router is bound: '$(entry_flags dstAddr 10.2.0.0/24)'"
+# QEMU's view of the device (QMP x-query-p4nic): the router and its routes
+fib_view() { /work/main/tests/vm/qmp x-query-p4nic | grep "^  table 1:"; }
+view=$(/work/main/tests/vm/qmp x-query-p4nic)
+grep -q "^  pipeline 40: 2 tables, .*, 4 entries$" <<<"$view" ||
+	fail "QMP: the device's pipeline: $view"
+grep -Eq "^  table 1: lpm, key 32 bits, 2/[0-9]+ entries, miss default," <<<"$view" ||
+	fail "QMP: the device's FIB: $view"
 hw() { ethtool -S "$1" | sed -n "s/^ *$2: //p"; }
 
 # hits ROUTE: the hit counter of the FIB entry ROUTE (software's and the
@@ -275,6 +295,7 @@ expect_ok "a skip_hw route" tc p4 create router/table/cb/fib \
 	dstAddr 10.2.0.0/28 skip_hw action router/cb/set_nh param nh 1
 [ "$(entry_flags dstAddr 10.2.0.0/28)" = "skip_hw not_in_hw" ] ||
 	fail "a skip_hw route: '$(entry_flags dstAddr 10.2.0.0/28)'"
+fib_view | grep -q "lookups to host" || fail "QMP: the FIB with a skip_hw route: $(fib_view)"
 runs0=$(p4_filter_stat "$P0" 1 pkts)
 expect_ok "ping with a software-only route" ip netns exec t0 ping -c 3 -i 0.2 -W 5 10.2.0.1
 [ $(( $(p4_filter_stat "$P0" 1 pkts) - runs0 )) -ge 3 ] ||
@@ -289,6 +310,30 @@ expect_ok "a skip_sw route" tc p4 create router/table/cb/fib \
 [ "$(entry_flags dstAddr 10.2.0.1/32)" = "skip_sw in_hw in_hw_count 2" ] ||
 	fail "a skip_sw route: '$(entry_flags dstAddr 10.2.0.1/32)'"
 routed_in_hw "a skip_sw route" 10.2.0.1/32
+
+# an update states the entry's flags, as a flower filter's replace does:
+# the entry leaves the devices and is placed anew
+nh1="action router/cb/set_nh param nh 1"
+expect_ok "the skip_sw route to skip_hw" tc p4 update router/table/cb/fib \
+	dstAddr 10.2.0.1/32 $nh1 skip_hw
+[ "$(entry_flags dstAddr 10.2.0.1/32)" = "skip_hw not_in_hw" ] ||
+	fail "a route updated to skip_hw: '$(entry_flags dstAddr 10.2.0.1/32)'"
+fib_view | grep -q "lookups to host" ||
+	fail "QMP: the FIB with a route updated to skip_hw: $(fib_view)"
+expect_ok "the route with no flags" tc p4 update router/table/cb/fib \
+	dstAddr 10.2.0.1/32 $nh1
+[ "$(entry_flags dstAddr 10.2.0.1/32)" = "in_hw in_hw_count 2" ] ||
+	fail "a route updated to no flags: '$(entry_flags dstAddr 10.2.0.1/32)'"
+expect_err "skip_sw with an action the device refuses" 255 \
+	"p4nic: an entry whose action has a verdict of its own is not supported" \
+	tc p4 update router/table/cb/fib dstAddr 10.2.0.1/32 $nh1 ok skip_sw
+[ "$(entry_flags dstAddr 10.2.0.1/32)" = "in_hw in_hw_count 2" ] ||
+	fail "a route whose update the device refused: '$(entry_flags dstAddr 10.2.0.1/32)'"
+expect_ok "the route to skip_sw" tc p4 update router/table/cb/fib \
+	dstAddr 10.2.0.1/32 $nh1 skip_sw
+[ "$(entry_flags dstAddr 10.2.0.1/32)" = "skip_sw in_hw in_hw_count 2" ] ||
+	fail "a route updated to skip_sw: '$(entry_flags dstAddr 10.2.0.1/32)'"
+routed_in_hw "a route updated to skip_sw" 10.2.0.1/32
 expect_ok "the skip_sw route goes" tc p4 del router/table/cb/fib dstAddr 10.2.0.1/32
 
 # a default action changed while the router is bound: the device runs the
@@ -308,9 +353,11 @@ drops0=$(hw "$P0" hw_pipeline_drops)
 expect_err "a default miss the device cannot run" 0 \
 	"Warning: p4nic: table 1: default miss action has a verdict: lookups go to the host" \
 	tc p4template update "$fib_tmpl" default_miss_action action router/cb/set_nh param nh 1 drop
-json_get "$(tc -j p4template get "$fib_tmpl")" \
-	'j[0]["templates"][0]["default_miss_action"]' | grep -q '"drop"' ||
+[ "$(json_get "$(tc -j p4template get "$fib_tmpl")" \
+	'j[1]["templates"][0]["default_miss"]["action"]["actions"][0]["control_action"]["type"]')" = drop ] ||
 	fail "the default the device refused is not software's"
+fib_view | grep -q "lookups to host" ||
+	fail "QMP: the FIB with a default the device refused: $(fib_view)"
 ip netns exec t0 ping -c 2 -i 0.2 -W 1 10.2.0.1 >/dev/null 2>&1 &&
 	fail "a ping crossed a default miss action that drops"
 [ $(( $(p4_filter_stat "$P0" 1 pkts) - runs0 )) -ge 2 ] ||

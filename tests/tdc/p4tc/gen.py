@@ -2084,10 +2084,25 @@ en.case("entry: a flush keeps entries that may not be deleted",
         f"{RD}/t1 2>{ERR}", f"cat {ERR}; {RG}/t1",
         r"Warning: 1 entries kept: their permissions forbid delete.*\n"
         r"[\s\S]*dstPort 2\n")
-ent_refused("entry: update with neither action nor permissions",
-            f"{RU}/t1 srcPort 1 dstPort 2",
-            "Entry update needs an action or permissions",
-            setup=[f"{RT}/t1 srcPort 1 dstPort 2"])
+ent_ok("entry: an update states the flags, none included (flower's replace)",
+       f"{RU}/t1 srcPort 1 dstPort 2", f"{RG}/t1",
+       r"create_whodunnit tc update_whodunnit tc not_in_hw\n"
+       r"\tkey srcPort 1 dstPort 2\n\taction:[\s\S]*value 7",
+       setup=[f"{RT}/t1 srcPort 1 dstPort 2 skip_hw {SM} 7"])
+ent_ok("entry: an update to skip_hw keeps the action",
+       f"{RU}/t1 srcPort 1 dstPort 2 skip_hw", f"{RG}/t1",
+       r"skip_hw not_in_hw\n\tkey srcPort 1 dstPort 2\n\taction:[\s\S]*"
+       r"value 7", setup=[f"{RT}/t1 srcPort 1 dstPort 2 {SM} 7"])
+ent_refused("entry: an update to skip_sw with no device running the pipeline",
+            f"{RU}/t1 srcPort 1 dstPort 2 skip_sw {SM} 8",
+            "skip_sw: no device runs pipeline ptest",
+            setup=[f"{RT}/t1 srcPort 1 dstPort 2 {SM} 7"],
+            state=f"{RG}/t1", state_pat=r"not_in_hw\n\tkey srcPort 1 "
+            r"dstPort 2\n\taction:[\s\S]*value 7")
+ent_refused("entry: an update with skip_sw and skip_hw",
+            f"{RU}/t1 srcPort 1 dstPort 2 skip_sw skip_hw",
+            "skip_sw and skip_hw exclude each other",
+            setup=[f"{RT}/t1 srcPort 1 dstPort 2 {SM} 7"])
 ent_refused("entry: update of a missing entry", f"{RU}/t1 srcPort 1 dstPort 2 "
             f"{SM} 1", "No such entry")
 ent_refused("entry: delete of a missing entry", f"{RD}/t1 srcPort 1 dstPort 2",

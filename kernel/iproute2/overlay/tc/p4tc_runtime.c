@@ -402,7 +402,10 @@ static int __p4_entry_parse(const char *pname, const char *tname,
 		addattr_l(n, MAX_MSG, P4TC_ENTRY_MASK_BLOB, mask,
 			  (ti->keysz + 7) / 8);
 	}
-	if (flags)
+	/* an update takes the flags it gives, none included, as a flower
+	 * filter's replace does
+	 */
+	if (flags || (n->nlmsg_flags & NLM_F_REPLACE))
 		addattr32(n, MAX_MSG, P4TC_ENTRY_FLAGS, flags);
 	addattr8(n, MAX_MSG, P4TC_ENTRY_WHODUNNIT, P4TC_ENTITY_TC);
 	*argc_p = argc;

@@ -660,6 +660,10 @@ void p4tc_offload_default_set(struct p4tc_table *table, bool hit,
 int p4tc_offload_entry_add(struct p4tc_table *table,
 			   struct p4tc_table_entry *e,
 			   struct netlink_ext_ack *extack);
+int p4tc_offload_entry_place(struct p4tc_table *table,
+			     struct p4tc_table_entry *e, u32 flags, u16 perms,
+			     const struct p4tc_table_entry_value *value,
+			     struct netlink_ext_ack *extack);
 int p4tc_offload_entry_replace(struct p4tc_table *table,
 			       struct p4tc_table_entry *e,
 			       const struct p4tc_table_entry_value *value,

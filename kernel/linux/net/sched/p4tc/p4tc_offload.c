@@ -1071,19 +1071,10 @@ static void entry_del_hw(struct p4tc_table *table, struct p4tc_table_entry *e)
 	offer_all(table->pipeline, &off, false);
 }
 
-/**
- * p4tc_offload_entry_add - offer a new entry to the pipeline's devices
- * @table: its table
- * @e: the entry, linked, its flags the request's
- * @extack: for skip_sw and verbose
- *
- * skip_sw fails unless a device takes it (and takes it back from those
- * that did); otherwise the entry is in_hw or software only.
- *
- * Return: 0 or a negative errno (then nothing is left in hardware).
- */
-int p4tc_offload_entry_add(struct p4tc_table *table,
+/* Offer @e, with @value as its action, as its flags and permissions say. */
+static int entry_add_value(struct p4tc_table *table,
 			   struct p4tc_table_entry *e,
+			   const struct p4tc_table_entry_value *value,
 			   struct netlink_ext_ack *extack)
 {
 	bool skip_sw = e->flags & TCA_CLS_FLAGS_SKIP_SW;
@@ -1092,7 +1083,6 @@ int p4tc_offload_entry_add(struct p4tc_table *table,
 	struct p4tc_offload off;
 	int n;
 
-	ASSERT_RTNL();
 	if (!entry_offerable(e)) {
 		if (skip_sw) {
 			NL_SET_ERR_MSG(extack,
@@ -1103,7 +1093,7 @@ int p4tc_offload_entry_add(struct p4tc_table *table,
 		table_mode_sync(table, was);
 		return 0;
 	}
-	entry_describe(table, e, rtnl_dereference(e->value), &oe);
+	entry_describe(table, e, value, &oe);
 	off_init(&off, table, P4TC_OFFLOAD_ENTRY_ADD,
 		 skip_sw || (e->flags & TCA_CLS_FLAGS_VERBOSE) ? extack : NULL);
 	off.entry = &oe;
@@ -1124,6 +1114,65 @@ int p4tc_offload_entry_add(struct p4tc_table *table,
 	table->num_sw_only++;
 	table_mode_sync(table, was);
 	return 0;
+}
+
+/**
+ * p4tc_offload_entry_add - offer a new entry to the pipeline's devices
+ * @table: its table
+ * @e: the entry, linked, its flags the request's
+ * @extack: for skip_sw and verbose
+ *
+ * skip_sw fails unless a device takes it (and takes it back from those
+ * that did); otherwise the entry is in_hw or software only.
+ *
+ * Return: 0 or a negative errno (then nothing is left in hardware).
+ */
+int p4tc_offload_entry_add(struct p4tc_table *table,
+			   struct p4tc_table_entry *e,
+			   struct netlink_ext_ack *extack)
+{
+	ASSERT_RTNL();
+	return entry_add_value(table, e, rtnl_dereference(e->value), extack);
+}
+
+/**
+ * p4tc_offload_entry_place - an entry's skip flags, or whether the
+ *	datapath may execute it, change: out of the devices, then offered
+ *	anew, as a flower filter replaced with other flags is
+ * @table: its table
+ * @e: the entry
+ * @flags: its new flags (TCA_CLS_FLAGS_SKIP_*, _VERBOSE)
+ * @perms: its new permissions
+ * @value: the action to offer: the update's new one, or the entry's
+ * @extack: for skip_sw and verbose
+ *
+ * On success the entry has @flags and @perms.  A skip_sw placement no
+ * device takes fails, and the entry is placed back as it was.
+ *
+ * Return: 0 or a negative errno.
+ */
+int p4tc_offload_entry_place(struct p4tc_table *table,
+			     struct p4tc_table_entry *e, u32 flags, u16 perms,
+			     const struct p4tc_table_entry_value *value,
+			     struct netlink_ext_ack *extack)
+{
+	u32 old_flags = e->flags & ~TCA_CLS_FLAGS_IN_HW;
+	u16 old_perms = e->permissions;
+	int err;
+
+	ASSERT_RTNL();
+	p4tc_offload_entry_del(table, e);
+	e->flags = flags;
+	e->in_hw_count = 0;
+	WRITE_ONCE(e->permissions, perms);
+	err = entry_add_value(table, e, value, extack);
+	if (!err)
+		return 0;
+	e->flags = old_flags;
+	e->in_hw_count = 0;
+	WRITE_ONCE(e->permissions, old_perms);
+	entry_add_value(table, e, rtnl_dereference(e->value), NULL);
+	return err;
 }
 
 /**

@@ -569,8 +569,6 @@ struct p4tc_entry_req {
 	u32 prio;		/* 0: not given */
 	u16 perms;
 	bool perms_given;
-	bool hw_replaced;			/* devices have @value */
-	u8 who;
 };
 
 static bool mask_is_prefix(const u8 *mask, u32 bytes, u32 *len)
@@ -955,6 +953,9 @@ struct p4tc_rt_obj {
 	u16 perms;
 	bool perms_given;
 	bool hw_replaced;			/* devices have @value */
+	bool placed;				/* offered anew: @old_* */
+	u32 old_flags;
+	u16 old_perms;
 	u8 who;
 };
 
@@ -1199,12 +1200,48 @@ static int rt_create(struct net *net, struct p4tc_rt_req *req,
 	return 0;
 }
 
+/* Hardware first, before anything changes in software: a skip_sw entry
+ * the devices refuse fails the update.  New skip flags, or a change of
+ * whether the datapath may execute the entry, place it anew (with the
+ * update's action); a new action alone replaces the devices' one.
+ */
+static int rt_update_hw(struct p4tc_rt_obj *o, u32 flags,
+			struct netlink_ext_ack *extack)
+{
+	const u32 skips = TCA_CLS_FLAGS_SKIP_HW | TCA_CLS_FLAGS_SKIP_SW;
+	struct p4tc_table_entry *e = o->entry;
+	u16 perms = o->perms_given ? o->perms : e->permissions;
+	int ret;
+
+	if (((flags ^ e->flags) & skips) ||
+	    ((perms ^ e->permissions) & P4TC_DATA_PERM_X)) {
+		o->old_flags = e->flags & ~TCA_CLS_FLAGS_IN_HW;
+		o->old_perms = e->permissions;
+		ret = p4tc_offload_entry_place(o->table, e, flags, perms,
+					       o->value ?:
+					       rtnl_dereference(e->value),
+					       extack);
+		if (ret < 0)
+			return ret;
+		o->placed = true;
+		return 0;
+	}
+	if (!o->value)
+		return 0;
+	ret = p4tc_offload_entry_replace(o->table, e, o->value, extack);
+	if (ret < 0)
+		return ret;
+	o->hw_replaced = true;
+	return 0;
+}
+
 static int rt_update(struct net *net, struct p4tc_rt_req *req,
 		     const struct nlmsghdr *n, u32 portid,
 		     struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[P4TC_ENTRY_MAX + 1];
 	int i, ret = 0;
+	u32 flags;
 
 	/* check and build everything first, then change */
 	for (i = 0; i < req->num_objs; i++) {
@@ -1224,9 +1261,19 @@ static int rt_update(struct net *net, struct p4tc_rt_req *req,
 			break;
 		o->perms = er.perms;
 		o->perms_given = er.perms_given;
-		if (!tb[P4TC_ENTRY_ACT] && !o->perms_given) {
+		if (!tb[P4TC_ENTRY_ACT] && !o->perms_given &&
+		    !tb[P4TC_ENTRY_FLAGS]) {
 			NL_SET_ERR_MSG(extack,
-				       "Entry update needs an action or permissions");
+				       "Entry update needs an action, permissions or flags");
+			ret = -EINVAL;
+			break;
+		}
+		flags = tb[P4TC_ENTRY_FLAGS] ?
+			nla_get_u32(tb[P4TC_ENTRY_FLAGS]) :
+			o->entry->flags & ~TCA_CLS_FLAGS_IN_HW;
+		if (!tc_flags_valid(flags)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[P4TC_ENTRY_FLAGS],
+					    "skip_sw and skip_hw exclude each other");
 			ret = -EINVAL;
 			break;
 		}
@@ -1239,21 +1286,24 @@ static int rt_update(struct net *net, struct p4tc_rt_req *req,
 				o->value = NULL;
 				break;
 			}
-			/* hardware first: a skip_sw entry it refuses stays */
-			ret = p4tc_offload_entry_replace(o->table, o->entry,
-							 o->value, extack);
-			if (ret < 0)
-				break;
-			o->hw_replaced = true;
 		}
 		o->who = rt_who(tb);
+		ret = rt_update_hw(o, flags, extack);
+		if (ret < 0)
+			break;
 	}
 	if (ret < 0) {
 		for (i = 0; i < req->num_objs; i++) {
 			struct p4tc_rt_obj *o = &req->obj[i];
 
-			/* devices get the actions that stay back */
-			if (o->hw_replaced)
+			/* devices get the actions and places that stay back */
+			if (o->placed)
+				p4tc_offload_entry_place(o->table, o->entry,
+							 o->old_flags,
+							 o->old_perms,
+							 rtnl_dereference(o->entry->value),
+							 NULL);
+			else if (o->hw_replaced)
 				p4tc_offload_entry_replace(o->table, o->entry,
 							   rtnl_dereference(o->entry->value),
 							   NULL);
@@ -1270,17 +1320,8 @@ static int rt_update(struct net *net, struct p4tc_rt_req *req,
 			p4tc_entry_value_free(rcu_replace_pointer_rtnl(e->value,
 								       o->value));
 		o->value = NULL;
-		if (o->perms_given && ((o->perms ^ e->permissions) &
-					       P4TC_DATA_PERM_X)) {
-			/* whether devices may run it changes: place it anew */
-			p4tc_offload_entry_del(o->table, e);
-			e->flags &= ~TCA_CLS_FLAGS_IN_HW;
-			e->in_hw_count = 0;
+		if (o->perms_given)
 			WRITE_ONCE(e->permissions, o->perms);
-			p4tc_offload_entry_add(o->table, e, NULL);
-		} else if (o->perms_given) {
-			WRITE_ONCE(e->permissions, o->perms);
-		}
 		e->update_who = o->who;
 	}
 	rt_notify(net, req, n, portid, RTM_P4TC_CREATE, extack);

@@ -22,6 +22,13 @@ static const char *const p4nic_table_types[] = {
     [P4NIC_TABLE_TERNARY] = "ternary",
 };
 
+/* Who decides a table's lookups (P4NIC_MISS_*, P4NIC_LOOKUP_TO_HOST) */
+static const char *const p4nic_miss_modes[] = {
+    [P4NIC_MISS_DEFAULT] = "miss default",
+    [P4NIC_MISS_TO_HOST] = "miss to host",
+    [P4NIC_LOOKUP_TO_HOST] = "lookups to host",
+};
+
 static void p4nic_info_hex(GString *buf, const uint8_t *p, uint32_t len)
 {
     uint32_t i;
@@ -85,9 +92,10 @@ static void p4nic_info_table(P4NicState *s, GString *buf, uint32_t index)
     if (t.type == P4NIC_TABLE_TERNARY) {
         g_string_append_printf(buf, ", %u masks", t.num_masks);
     }
-    g_string_append_printf(buf, ", miss %s, hits %" PRIu64 " misses %"
-                           PRIu64 "\n", t.miss_mode == P4NIC_MISS_TO_HOST ?
-                           "to host" : "default", t.hits, t.misses);
+    g_string_append_printf(buf, ", %s, hits %" PRIu64 " misses %" PRIu64
+                           "\n", t.miss_mode < ARRAY_SIZE(p4nic_miss_modes) ?
+                           p4nic_miss_modes[t.miss_mode] : "mode ?",
+                           t.hits, t.misses);
     while (shown < P4NIC_INFO_ENTRIES &&
            !p4fw_entry_next(s->fw, index, &handle, &e)) {
         g_string_append_printf(buf, "    entry %u: key ", e.handle);
