@@ -11,7 +11,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps kernel qemu iproute2 build check bench cp-bench dp-bench demo shell series clean distclean
+.PHONY: help deps kernel qemu iproute2 build check bench cp-bench dp-bench offload-bench demo shell series clean distclean
 
 help:
 	@echo "make demo      boot the test guest and show the kernel and tools"
@@ -21,6 +21,7 @@ help:
 	@echo "make bench     firmware-model benchmark (DPDK rte_hash/rte_lpm alongside)"
 	@echo "make cp-bench  P4TC entry insertion against flower, in the guest (BENCH_N=100000)"
 	@echo "make dp-bench  the P4 router against flower, frames/s in the guest (BENCH_DP_ROUTES)"
+	@echo "make offload-bench  routes into the p4nic, their counters, a flush (BENCH_N=20000)"
 	@echo "make series    git format-patch series of our kernel changes (build/series/)"
 	@echo "make deps      install Debian packages, fetch qemu and iproute2 sources"
 
@@ -66,6 +67,11 @@ build/bench/pktblast: tests/bench/pktblast.c
 
 dp-bench: build build/bench/pktblast
 	@tests/bench/dp-bench.sh
+
+# The offload benchmark: routes into the p4nic, their counters dumped
+# (read a table at a time), the table flushed; entries/s for each.
+offload-bench: build
+	@tests/bench/offload-bench.sh
 
 demo: build
 	@scripts/demo.sh

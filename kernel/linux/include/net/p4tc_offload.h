@@ -376,6 +376,7 @@ enum p4tc_offload_command {
 	P4TC_OFFLOAD_TABLE_MODE,	/* @table_id, @table_mode */
 	P4TC_OFFLOAD_ENTRY_STATS,	/* @entry: add to @stats */
 	P4TC_OFFLOAD_DEFAULT_SET,	/* @table_id, @dflt */
+	P4TC_OFFLOAD_TABLE_FLUSH,	/* @table_id: every entry goes */
 };
 
 /**
@@ -423,7 +424,7 @@ struct p4tc_off_stats {
  * @pipeid: the pipeline's id
  * @pipeline: BIND: the description
  * @entry: ENTRY_*: the entry
- * @table_id: TABLE_MODE, DEFAULT_SET: the table
+ * @table_id: TABLE_MODE, DEFAULT_SET, TABLE_FLUSH: the table
  * @table_mode: TABLE_MODE: P4TC_OFF_LOOKUP_*
  * @dflt: DEFAULT_SET: the table's new default action
  * @stats: ENTRY_STATS: the drivers add what their devices counted

@@ -1278,22 +1278,18 @@ void p4tc_offload_entry_stats(struct p4tc_table *table,
 
 /**
  * p4tc_offload_entries_gone - every entry of a table goes (a flush): out of
- *	the devices too
+ *	the devices too, with one request per block
  * @table: the table, its entries still there
  */
 void p4tc_offload_entries_gone(struct p4tc_table *table)
 {
-	struct p4tc_table_entry *e;
-	unsigned long tmp, id;
+	struct p4tc_offload off;
 	u32 was = table->num_sw_only;
 
 	ASSERT_RTNL();
-	if (!list_empty(&table->pipeline->hw_blocks)) {
-		idr_for_each_entry_ul(&table->entries_idr, e, tmp, id) {
-			if (entry_offerable(e))
-				entry_del_hw(table, e);
-			cond_resched();
-		}
+	if (table->num_entries && !list_empty(&table->pipeline->hw_blocks)) {
+		off_init(&off, table, P4TC_OFFLOAD_TABLE_FLUSH, NULL);
+		offer_all(table->pipeline, &off, false);
 	}
 	table->num_sw_only = 0;
 	table_mode_sync(table, was);

@@ -23,6 +23,18 @@
 
 #include "p4nic.h"
 
+/*
+ * Counters: a dump of a table asks for each entry's.  Past a few entries
+ * the driver reads the whole table's with one COUNTERS_READ per 65536
+ * handles and answers from that snapshot for a while: a dump of a large
+ * table costs a few commands, not one per entry.  A snapshot is dropped
+ * when an entry comes or goes (a handle may change hands) and after a
+ * reset.
+ */
+#define P4NIC_STATS_BATCH_MIN	16	/* handles: fewer, one read each */
+#define P4NIC_STATS_TTL		(HZ / 10)
+#define P4NIC_COUNTERS_MAX	65536	/* COUNTERS_READ's count, at most */
+
 /* An entry the device holds: its device handle, the ADDs it took (one per
  * block the device's ports bind the pipeline in), what it was sent, and
  * its counters as last read (P4TC takes what was counted since)
@@ -53,6 +65,11 @@ struct p4nic_hw_entry {
  * @dflt_changed: @dflt holds one, per P4NIC_DEFAULT_*
  * @dflt_refused: the device does not run the table's default, per
  *	P4NIC_DEFAULT_*: the host decides the table's lookups
+ * @handle_end: device handles are below it (the IDA hands out the lowest)
+ * @snap: the counters of handles [0, @snap_len), read at @snap_at; NULL:
+ *	none
+ * @snap_len: entries of @snap
+ * @snap_at: jiffies of the read
  */
 struct p4nic_table {
 	u32 id;
@@ -68,7 +85,18 @@ struct p4nic_table {
 	struct p4nic_default_action dflt[2];
 	bool dflt_changed[2];
 	bool dflt_refused[2];
+	u32 handle_end;
+	struct p4nic_counter *snap;
+	u32 snap_len;
+	unsigned long snap_at;
 };
+
+static void table_snap_drop(struct p4nic_table *t)
+{
+	kvfree(t->snap);
+	t->snap = NULL;
+	t->snap_len = 0;
+}
 
 /**
  * p4nic_tables_init - the tables of a pipeline being loaded
@@ -122,6 +150,7 @@ void p4nic_tables_free(struct p4nic *nic)
 		xa_destroy(&t->entries);
 		xa_destroy(&t->refused_set);
 		ida_destroy(&t->handles);
+		table_snap_drop(t);
 	}
 	kfree(nic->tables);
 	nic->tables = NULL;
@@ -250,6 +279,8 @@ static int entry_add(struct p4nic *nic, struct p4nic_table *t,
 	}
 	he->dev_handle = h;
 	he->refs = 1;
+	t->handle_end = max_t(u32, t->handle_end, h + 1);
+	table_snap_drop(t);
 	err = entry_build(t, oe, h, &he->cmd, extack);
 	if (err)
 		goto put;
@@ -294,6 +325,7 @@ static int entry_del(struct p4nic *nic, struct p4nic_table *t,
 	if (--he->refs)
 		return 0;	/* another block of the device's ports has it */
 	xa_erase(&t->entries, oe->handle);
+	table_snap_drop(t);
 	p[0] = t->id;
 	p[1] = he->dev_handle;
 	err = p4nic_cmd(nic, P4NIC_CMD_ENTRY_DEL, NULL, 0, NULL, 0, p, 2, NULL);
@@ -330,6 +362,41 @@ static int entry_replace(struct p4nic *nic, struct p4nic_table *t,
 	return 0;
 }
 
+/* Read the counters of handles [first, first + count). */
+static int counters_read(struct p4nic *nic, struct p4nic_table *t, u32 first,
+			 u32 count, struct p4nic_counter *c)
+{
+	u32 p[3] = { t->id, first, count };
+
+	return p4nic_cmd(nic, P4NIC_CMD_COUNTERS_READ, NULL, 0, c,
+			 count * sizeof(*c), p, 3, NULL);
+}
+
+/* The whole table's counters, when the snapshot is missing or old. */
+static void table_snap(struct p4nic *nic, struct p4nic_table *t)
+{
+	u32 at;
+
+	if (t->snap && time_before(jiffies, t->snap_at + P4NIC_STATS_TTL))
+		return;
+	table_snap_drop(t);
+	if (t->handle_end < P4NIC_STATS_BATCH_MIN)
+		return;
+	t->snap = kvcalloc(t->handle_end, sizeof(*t->snap), GFP_KERNEL);
+	if (!t->snap)
+		return;		/* one read per entry, then */
+	t->snap_at = jiffies;
+	for (at = 0; at < t->handle_end; at += P4NIC_COUNTERS_MAX) {
+		if (counters_read(nic, t, at,
+				  min_t(u32, t->handle_end - at,
+					P4NIC_COUNTERS_MAX), t->snap + at)) {
+			table_snap_drop(t);
+			return;
+		}
+	}
+	t->snap_len = t->handle_end;
+}
+
 /* What the device counted for the entry since P4TC last asked. */
 static int entry_stats(struct p4nic *nic, struct p4nic_table *t,
 		       const struct p4tc_off_entry *oe,
@@ -338,18 +405,18 @@ static int entry_stats(struct p4nic *nic, struct p4nic_table *t,
 	struct p4nic_hw_entry *he = xa_load(&t->entries, oe->handle);
 	struct p4nic_counter c;
 	u64 packets, bytes;
-	u32 p[3];
 	int err;
 
 	if (!he)
 		return -ENOENT;
-	p[0] = t->id;
-	p[1] = he->dev_handle;
-	p[2] = 1;
-	err = p4nic_cmd(nic, P4NIC_CMD_COUNTERS_READ, NULL, 0, &c, sizeof(c),
-			p, 3, NULL);
-	if (err)
-		return err;
+	table_snap(nic, t);
+	if (he->dev_handle < t->snap_len) {
+		c = t->snap[he->dev_handle];
+	} else {
+		err = counters_read(nic, t, he->dev_handle, 1, &c);
+		if (err)
+			return err;
+	}
 	packets = le64_to_cpu(c.packets);
 	bytes = le64_to_cpu(c.bytes);
 	/* a reset zeroes the device's counters: count from there */
@@ -364,6 +431,31 @@ static int entry_stats(struct p4nic *nic, struct p4nic_table *t,
 	}
 	he->packets = packets;
 	he->bytes = bytes;
+	return 0;
+}
+
+/* Every entry of the table goes (P4TC flushed it): one command. */
+static int table_flush(struct p4nic *nic, struct p4nic_table *t)
+{
+	struct p4nic_hw_entry *he;
+	unsigned long idx;
+	u32 p = t->id, n = 0;
+	int err;
+
+	err = p4nic_cmd(nic, P4NIC_CMD_TABLE_FLUSH, NULL, 0, NULL, 0, &p, 1,
+			NULL);
+	if (err)
+		dev_warn(&nic->pdev->dev, "table %u: flush: %d\n", t->id, err);
+	xa_for_each(&t->entries, idx, he) {
+		xa_erase(&t->entries, idx);
+		ida_free(&t->handles, he->dev_handle);
+		kfree(he);
+		n++;
+	}
+	WRITE_ONCE(nic->num_entries, nic->num_entries - n);
+	xa_destroy(&t->refused_set);
+	t->refused = 0;
+	table_snap_drop(t);
 	return 0;
 }
 
@@ -423,7 +515,7 @@ refused:
 }
 
 /**
- * p4nic_entries_offload - an ENTRY_*, TABLE_MODE or DEFAULT_SET request
+ * p4nic_entries_offload - an ENTRY_*, TABLE_* or DEFAULT_SET request
  * @nic: the device, @off_lock held
  * @off: the request
  *
@@ -461,6 +553,9 @@ int p4nic_entries_offload(struct p4nic *nic, struct p4tc_offload *off)
 	case P4TC_OFFLOAD_DEFAULT_SET:
 		err = default_set(nic, t, off->dflt, extack);
 		break;
+	case P4TC_OFFLOAD_TABLE_FLUSH:
+		err = table_flush(nic, t);
+		break;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -496,6 +591,7 @@ void p4nic_entries_restore(struct p4nic *nic)
 			WRITE_ONCE(nic->num_entries, nic->num_entries - 1);
 			table_refused(t, idx, true);
 		}
+		table_snap_drop(t);
 		for (w = 0; w < ARRAY_SIZE(t->dflt); w++) {
 			if (!t->dflt_changed[w] ||
 			    !p4nic_cmd(nic, P4NIC_CMD_DEFAULT_SET, &t->dflt[w],

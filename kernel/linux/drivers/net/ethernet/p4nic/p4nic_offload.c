@@ -201,7 +201,8 @@ static int p4nic_setup_clsp4(struct p4nic_port *port, struct p4tc_offload *off)
 	case P4TC_OFFLOAD_ENTRY_DEL:
 	case P4TC_OFFLOAD_TABLE_MODE:
 	case P4TC_OFFLOAD_ENTRY_STATS:
-	case P4TC_OFFLOAD_DEFAULT_SET: {
+	case P4TC_OFFLOAD_DEFAULT_SET:
+	case P4TC_OFFLOAD_TABLE_FLUSH: {
 		int err;
 
 		mutex_lock(&port->nic->off_lock);
