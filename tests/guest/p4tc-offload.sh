@@ -190,6 +190,34 @@ tc qdisc del dev "$P0" clsact
 # --- the router in the NIC, its routes in the NIC too -----------------
 # t0 (10.1.0.1) behind port 0, t1 (10.2.0.1) behind port 1
 router_nic_hosts "$P0" "$P1" || fail "no tester ports"
+
+# --- registers: the device's copy --------------------------------------
+# it starts from the cells' values at BIND and counts what the device
+# runs; tc p4template get shows software's cells and the device's
+head -n -1 /work/main/tests/programs/counter/counter.tc | tc -b -
+expect_ok "a register cell set before sealing" \
+	tc p4template update register/counter/pkts index 2 value constant.bit64.100
+tc p4template update pipeline/counter state ready
+tc qdisc add dev "$P0" clsact
+expect_ok "the counter offloaded" tc filter add dev "$P0" ingress prio 1 p4 pname counter skip_sw
+ip netns exec t0 /usr/bin/python3 -c "
+from scapy.all import Ether, IP, UDP, Raw, sendp
+sendp(Ether(dst='$(mac "$P0")') / IP(dst='10.1.0.2') / UDP(dport=9) / Raw(b'p4tc' * 8),
+      iface='$T0', count=3, verbose=False)"
+sleep 1
+cells() {
+	json_get "$(tc -j p4template get register/counter/pkts)" \
+		"' '.join(str(e['value']) for e in j[1]['templates'][0]['elements']) + ' / ' + ' '.join(h['device'] + ': ' + ' '.join(str(e['value']) for e in h['elements']) for h in j[1]['templates'][0].get('hw', []))"
+}
+pci0=$(basename "$(readlink -f "/sys/class/net/$P0/device")")
+[ "$(cells)" = "0 0 100 0 / $pci0: 0 0 103 0" ] ||
+	fail "the counter's register, software / device: '$(cells)'"
+tc p4template get register/counter/pkts | grep -q "in hw $pci0" ||
+	fail "tc p4template get: no device copy: $(tc p4template get register/counter/pkts)"
+filter_del "$P0"
+tc qdisc del dev "$P0" clsact
+[ "$(cells)" = "0 0 100 0 / " ] || fail "the register once unbound: '$(cells)'"
+expect_ok "the counter goes" tc p4template del pipeline/counter
 tc -b /work/main/tests/programs/router/router.tc
 rt="tc p4 create router/table/cb/nexthop"
 expect_ok "next hop 1" $rt nh 1 action router/cb/forward param dmac "$cmac" \

@@ -1014,6 +1014,70 @@ static void print_header(struct rtattr *params, __u32 *ids)
 	print_nl();
 }
 
+/* A register's cells (INDEX and VALUE, or VALUES), a line each */
+static void print_register_elems(struct rtattr **tb,
+				 const struct p4_type_s *t, const char *indent)
+{
+	char fmt[32];
+
+	snprintf(fmt, sizeof(fmt), "%sindex %%u", indent);
+	open_json_array(PRINT_JSON, "elements");
+	if (tb[P4TC_REGISTER_INDEX] && tb[P4TC_REGISTER_VALUE]) {
+		struct p4_val v;
+
+		open_json_object(NULL);
+		print_uint(PRINT_ANY, "index", fmt,
+			   rta_getattr_u32(tb[P4TC_REGISTER_INDEX]));
+		p4_val_from_container(RTA_DATA(tb[P4TC_REGISTER_VALUE]), t, &v);
+		print_string(PRINT_FP, NULL, " value ", NULL);
+		p4_val_print("value", &v, t);
+		close_json_object();
+		print_nl();
+	} else if (tb[P4TC_REGISTER_VALUES]) {
+		struct rtattr *vals[P4TC_MAX_REGISTER_ELEMS + 1];
+		int i;
+
+		parse_rtattr_nested(vals, P4TC_MAX_REGISTER_ELEMS,
+				    tb[P4TC_REGISTER_VALUES]);
+		for (i = 1; i <= P4TC_MAX_REGISTER_ELEMS && vals[i]; i++) {
+			struct p4_val v;
+
+			open_json_object(NULL);
+			print_uint(PRINT_ANY, "index", fmt, i - 1);
+			p4_val_from_container(RTA_DATA(vals[i]), t, &v);
+			print_string(PRINT_FP, NULL, " value ", NULL);
+			p4_val_print("value", &v, t);
+			close_json_object();
+			print_nl();
+		}
+	}
+	close_json_array(PRINT_JSON, NULL);
+}
+
+/* The devices' copies of the register (an offloaded pipeline's) */
+#define P4_MAX_HW_COPIES	16
+static void print_register_hw(struct rtattr *nest, const struct p4_type_s *t)
+{
+	struct rtattr *devs[P4_MAX_HW_COPIES + 1];
+	int i;
+
+	parse_rtattr_nested(devs, P4_MAX_HW_COPIES, nest);
+	open_json_array(PRINT_JSON, "hw");
+	for (i = 1; i <= P4_MAX_HW_COPIES && devs[i]; i++) {
+		struct rtattr *tb[P4TC_REGISTER_MAX + 1];
+
+		parse_rtattr_nested(tb, P4TC_REGISTER_MAX, devs[i]);
+		open_json_object(NULL);
+		if (tb[P4TC_REGISTER_HW_DEV])
+			print_string(PRINT_ANY, "device", "\tin hw %s",
+				     rta_getattr_str(tb[P4TC_REGISTER_HW_DEV]));
+		print_nl();
+		print_register_elems(tb, t, "\t\t");
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+}
+
 static void print_register(struct rtattr *params, __u32 *ids)
 {
 	struct rtattr *tb[P4TC_REGISTER_MAX + 1];
@@ -1047,37 +1111,9 @@ static void print_register(struct rtattr *params, __u32 *ids)
 	if (!info)
 		return;
 
-	open_json_array(PRINT_JSON, "elements");
-	if (tb[P4TC_REGISTER_INDEX] && tb[P4TC_REGISTER_VALUE]) {
-		struct p4_val v;
-
-		open_json_object(NULL);
-		print_uint(PRINT_ANY, "index", "\tindex %u",
-			   rta_getattr_u32(tb[P4TC_REGISTER_INDEX]));
-		p4_val_from_container(RTA_DATA(tb[P4TC_REGISTER_VALUE]), &t, &v);
-		print_string(PRINT_FP, NULL, " value ", NULL);
-		p4_val_print("value", &v, &t);
-		close_json_object();
-		print_nl();
-	} else if (tb[P4TC_REGISTER_VALUES]) {
-		struct rtattr *vals[P4TC_MAX_REGISTER_ELEMS + 1];
-		int i;
-
-		parse_rtattr_nested(vals, P4TC_MAX_REGISTER_ELEMS,
-				    tb[P4TC_REGISTER_VALUES]);
-		for (i = 1; i <= P4TC_MAX_REGISTER_ELEMS && vals[i]; i++) {
-			struct p4_val v;
-
-			open_json_object(NULL);
-			print_uint(PRINT_ANY, "index", "\tindex %u", i - 1);
-			p4_val_from_container(RTA_DATA(vals[i]), &t, &v);
-			print_string(PRINT_FP, NULL, " value ", NULL);
-			p4_val_print("value", &v, &t);
-			close_json_object();
-			print_nl();
-		}
-	}
-	close_json_array(PRINT_JSON, NULL);
+	print_register_elems(tb, &t, "\t");
+	if (tb[P4TC_REGISTER_HW])
+		print_register_hw(tb[P4TC_REGISTER_HW], &t);
 }
 
 /* The parameters of an action template or, with values, of an instance */

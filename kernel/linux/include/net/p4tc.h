@@ -22,6 +22,7 @@
 #include <net/act_api.h>
 #include <net/gen_stats.h>
 #include <net/net_namespace.h>
+#include <net/p4tc_offload.h>
 #include <net/p4tc_types.h>
 #include <uapi/linux/p4tc.h>
 
@@ -346,6 +347,7 @@ int tcf_parser_check_sealable(struct p4tc_pipeline *pipeline,
  */
 struct p4tc_register {
 	struct p4tc_template_common common;
+	struct p4tc_pipeline *pipeline;	/* which outlives it */
 	spinlock_t reg_value_lock;	/* guards reg_value */
 	void *reg_value;
 	u32 reg_num_elems;
@@ -357,6 +359,8 @@ struct p4tc_register {
 };
 
 void tcf_register_purge(struct p4tc_pipeline *pipeline);
+void p4tc_register_cell(struct p4tc_register *reg, u32 index,
+			struct p4t_val *v);
 
 /**
  * struct p4tc_act_param - a parameter of an action template
@@ -657,6 +661,22 @@ void p4tc_offload_withdraw(struct p4tc_pipeline *pipeline,
 			   void *cb_priv);
 void p4tc_offload_default_set(struct p4tc_table *table, bool hit,
 			      struct netlink_ext_ack *extack);
+
+/**
+ * struct p4tc_reg_copy - a device's copy of a register (REG_READ)
+ * @list: in the list p4tc_offload_register_read() fills
+ * @device: the device's name
+ * @cells: its cells, host order
+ */
+struct p4tc_reg_copy {
+	struct list_head list;
+	char device[32];
+	struct p4tc_off_val cells[];
+};
+
+void p4tc_offload_register_read(struct p4tc_register *reg,
+				struct list_head *copies);
+void p4tc_offload_register_copies_free(struct list_head *copies);
 int p4tc_offload_entry_add(struct p4tc_table *table,
 			   struct p4tc_table_entry *e,
 			   struct netlink_ext_ack *extack);

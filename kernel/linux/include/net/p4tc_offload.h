@@ -112,13 +112,18 @@ struct p4tc_off_meta {
 	bool is_signed;
 };
 
-/* A register: @num_elems cells of @bit_width bits, state across packets. */
+/*
+ * A register: @num_elems cells of @bit_width bits, state across packets.
+ * @init: CONSTS, the cells' values at BIND (@num_elems of them): the
+ * device's copy starts from them.
+ */
 struct p4tc_off_register {
 	const char *name;
 	u32 id;
 	u16 bit_width;
 	bool is_signed;
 	u32 num_elems;
+	struct p4tc_off_span init;
 };
 
 /* A parameter of an action, in declaration order. */
@@ -377,6 +382,25 @@ enum p4tc_offload_command {
 	P4TC_OFFLOAD_ENTRY_STATS,	/* @entry: add to @stats */
 	P4TC_OFFLOAD_DEFAULT_SET,	/* @table_id, @dflt */
 	P4TC_OFFLOAD_TABLE_FLUSH,	/* @table_id: every entry goes */
+	P4TC_OFFLOAD_REG_READ,		/* @reg: each device's copy */
+};
+
+/**
+ * struct p4tc_off_reg_read - REG_READ: the devices' copies of a register
+ * @reg_id: the register (struct p4tc_off_register.id)
+ * @num_elems: its cells
+ * @add: each device that runs the pipeline reports its copy, once: its
+ *	name (the driver's dev_name()) and its @num_elems cells
+ *
+ * A device keeps its own copy of each register, which the packets it runs
+ * change: the control plane reads it with the software one (tc p4template
+ * get register/...).  @add returns 0 or -ENOMEM.
+ */
+struct p4tc_off_reg_read {
+	u32 reg_id;
+	u32 num_elems;
+	int (*add)(struct p4tc_off_reg_read *r, const char *device,
+		   const struct p4tc_off_val *cells);
 };
 
 /**
@@ -427,6 +451,7 @@ struct p4tc_off_stats {
  * @table_id: TABLE_MODE, DEFAULT_SET, TABLE_FLUSH: the table
  * @table_mode: TABLE_MODE: P4TC_OFF_LOOKUP_*
  * @dflt: DEFAULT_SET: the table's new default action
+ * @reg: REG_READ: the register, and where the copies go
  * @stats: ENTRY_STATS: the drivers add what their devices counted
  *
  * A device that runs a pipeline starts with every table in
@@ -455,6 +480,7 @@ struct p4tc_offload {
 	u32 table_id;
 	enum p4tc_off_table_mode table_mode;
 	const struct p4tc_off_default *dflt;
+	struct p4tc_off_reg_read *reg;
 	struct p4tc_off_stats stats;
 };
 

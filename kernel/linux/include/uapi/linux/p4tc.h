@@ -241,6 +241,13 @@ enum {
 	P4TC_REGISTER_INDEX,	/* u32 */
 	P4TC_REGISTER_VALUE,	/* binary: one element */
 	P4TC_REGISTER_VALUES,	/* nested: every element (get) */
+	/*
+	 * get, with the pipeline offloaded: nested, one nest per device
+	 * (1, 2, ...) with its name (P4TC_REGISTER_HW_DEV) and its copy of
+	 * the cells asked for (INDEX and VALUE, or VALUES)
+	 */
+	P4TC_REGISTER_HW,
+	P4TC_REGISTER_HW_DEV,	/* string: the device ("0000:00:08.0") */
 	__P4TC_REGISTER_MAX
 };
 

@@ -297,6 +297,17 @@ static int build_objects(struct desc_builder *b)
 		r->bit_width = reg->reg_endbit - reg->reg_startbit + 1;
 		r->is_signed = type_signed(reg->reg_type);
 		r->num_elems = reg->reg_num_elems;
+		r->init.first = b->d.num_consts;
+		r->init.count = reg->reg_num_elems;
+		for (i = 0; i < reg->reg_num_elems; i++) {
+			struct p4tc_off_val *c = push_consts(b);
+			struct p4t_val v;
+
+			if (!c)
+				return -ENOMEM;
+			p4tc_register_cell(reg, i, &v);
+			memcpy(c->w, v.w, sizeof(c->w));
+		}
 	}
 	idr_for_each_entry_ul(&pipeline->p_act_idr, act, tmp, id) {
 		struct p4tc_off_action *a = push_actions(b);
@@ -1461,4 +1472,77 @@ void p4tc_offload_default_set(struct p4tc_table *table, bool hit,
 	off_init(&off, table, P4TC_OFFLOAD_DEFAULT_SET, extack);
 	off.dflt = &d;
 	offer_all(table->pipeline, &off, false);
+}
+
+/* ------------------------------------------------------------------ */
+/* Registers                                                           */
+/* ------------------------------------------------------------------ */
+
+struct reg_read_ctx {
+	struct p4tc_off_reg_read r;
+	struct list_head *copies;
+};
+
+static int reg_copy_add(struct p4tc_off_reg_read *r, const char *device,
+			const struct p4tc_off_val *cells)
+{
+	struct reg_read_ctx *ctx = container_of(r, struct reg_read_ctx, r);
+	struct p4tc_reg_copy *c;
+
+	list_for_each_entry(c, ctx->copies, list)
+		if (!strcmp(c->device, device))
+			return 0;	/* a port in two blocks */
+	c = kzalloc(struct_size(c, cells, r->num_elems), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	strscpy(c->device, device, sizeof(c->device));
+	memcpy(c->cells, cells, r->num_elems * sizeof(*cells));
+	list_add_tail(&c->list, ctx->copies);
+	return 0;
+}
+
+/**
+ * p4tc_offload_register_read - the copies of a register that the devices
+ *	running its pipeline keep
+ * @reg: the register
+ * @copies: an empty list, filled with struct p4tc_reg_copy (one per
+ *	device); free it with p4tc_offload_register_copies_free()
+ *
+ * Under RTNL.  A device that cannot answer is left out.
+ */
+void p4tc_offload_register_read(struct p4tc_register *reg,
+				struct list_head *copies)
+{
+	struct reg_read_ctx ctx = {
+		.r = {
+			.reg_id = reg->reg_id,
+			.num_elems = reg->reg_num_elems,
+			.add = reg_copy_add,
+		},
+		.copies = copies,
+	};
+	struct p4tc_offload off = {};
+
+	ASSERT_RTNL();
+	if (list_empty(&reg->pipeline->hw_blocks))
+		return;
+	off.command = P4TC_OFFLOAD_REG_READ;
+	off.pipeid = reg->pipeline->common.p_id;
+	off.reg = &ctx.r;
+	offer_all(reg->pipeline, &off, false);
+}
+
+/**
+ * p4tc_offload_register_copies_free - free what p4tc_offload_register_read()
+ *	listed
+ * @copies: the list
+ */
+void p4tc_offload_register_copies_free(struct list_head *copies)
+{
+	struct p4tc_reg_copy *c, *tmp;
+
+	list_for_each_entry_safe(c, tmp, copies, list) {
+		list_del(&c->list);
+		kfree(c);
+	}
 }

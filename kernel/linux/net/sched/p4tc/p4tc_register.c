@@ -21,6 +21,8 @@ static const struct nla_policy p4tc_register_policy[P4TC_REGISTER_MAX + 1] = {
 	[P4TC_REGISTER_VALUE] = { .type = NLA_BINARY,
 				  .len = P4T_MAX_BITSZ / 8 },
 	[P4TC_REGISTER_VALUES] = { .type = NLA_REJECT },
+	[P4TC_REGISTER_HW] = { .type = NLA_REJECT },
+	[P4TC_REGISTER_HW_DEV] = { .type = NLA_REJECT },
 };
 
 static const struct p4tc_type *reg_type(const struct p4tc_register *reg)
@@ -201,6 +203,7 @@ tcf_register_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	strscpy(reg->common.name, name, REGISTERNAMSIZ);
 	reg->common.ops = &p4tc_register_ops;
 	reg->common.p_id = pipeline->common.p_id;
+	reg->pipeline = pipeline;
 	spin_lock_init(&reg->reg_value_lock);
 	reg->reg_num_elems = info->num_elems;
 	reg->reg_id = id;
@@ -279,6 +282,84 @@ tcf_register_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 }
 
 /* Write the register; with @index >= 0 only that element's value. */
+/**
+ * p4tc_register_cell - a cell's value, in host order
+ * @reg: the register
+ * @index: the cell, below its number of cells
+ * @v: the value
+ */
+void p4tc_register_cell(struct p4tc_register *reg, u32 index,
+			struct p4t_val *v)
+{
+	const struct p4tc_type *type = reg_type(reg);
+	struct p4tc_type_mask_shift ms;
+	u8 buf[P4T_MAX_BITSZ / 8];
+
+	p4t_mask_shift(type, reg->reg_startbit, reg->reg_endbit, &ms);
+	spin_lock_bh(&reg->reg_value_lock);
+	memcpy(buf, reg_elem(reg, index), p4t_container_bytes(type));
+	spin_unlock_bh(&reg->reg_value_lock);
+	p4t_host_read(type, &ms, buf, v);
+}
+
+/* A device's cell in the register's container layout */
+static int reg_hw_put(struct sk_buff *skb, struct p4tc_register *reg,
+		      int attr, const struct p4tc_off_val *cell)
+{
+	const struct p4tc_type *type = reg_type(reg);
+	struct p4tc_type_mask_shift ms;
+	u8 buf[P4T_MAX_BITSZ / 8] = {};
+	struct p4t_val v;
+
+	memcpy(v.w, cell->w, sizeof(v.w));
+	p4t_mask_shift(type, reg->reg_startbit, reg->reg_endbit, &ms);
+	p4t_host_write(type, &ms, &v, buf);
+	return nla_put(skb, attr, p4t_container_bytes(type), buf);
+}
+
+/* The copies of the devices that run the register's pipeline */
+static int reg_fill_hw(struct sk_buff *skb, struct p4tc_register *reg,
+		       s64 index)
+{
+	struct p4tc_reg_copy *c;
+	struct nlattr *hw, *dev, *vals;
+	LIST_HEAD(copies);
+	int n = 0, ret = -EMSGSIZE;
+	u32 i;
+
+	p4tc_offload_register_read(reg, &copies);
+	if (list_empty(&copies))
+		return 0;
+	hw = nla_nest_start(skb, P4TC_REGISTER_HW);
+	if (!hw)
+		goto out;
+	list_for_each_entry(c, &copies, list) {
+		dev = nla_nest_start(skb, ++n);
+		if (!dev || nla_put_string(skb, P4TC_REGISTER_HW_DEV, c->device))
+			goto out;
+		if (index >= 0) {
+			if (nla_put_u32(skb, P4TC_REGISTER_INDEX, index) ||
+			    reg_hw_put(skb, reg, P4TC_REGISTER_VALUE,
+				       &c->cells[index]))
+				goto out;
+		} else {
+			vals = nla_nest_start(skb, P4TC_REGISTER_VALUES);
+			if (!vals)
+				goto out;
+			for (i = 0; i < reg->reg_num_elems; i++)
+				if (reg_hw_put(skb, reg, i + 1, &c->cells[i]))
+					goto out;
+			nla_nest_end(skb, vals);
+		}
+		nla_nest_end(skb, dev);
+	}
+	nla_nest_end(skb, hw);
+	ret = 0;
+out:
+	p4tc_offload_register_copies_free(&copies);
+	return ret;
+}
+
 static int tcf_register_fill_1(struct sk_buff *skb,
 			       struct p4tc_register *reg, s64 index)
 {
@@ -322,6 +403,8 @@ static int tcf_register_fill_1(struct sk_buff *skb,
 		}
 		nla_nest_end(skb, vals);
 	}
+	if (reg_fill_hw(skb, reg, index))
+		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
 }

@@ -24,6 +24,7 @@
 
 struct p4nic;
 struct p4nic_table;
+struct p4nic_reg_init;
 
 /* Per-port counters the driver keeps; the device's come from PORT_QUERY. */
 struct p4nic_ring_stats {
@@ -118,6 +119,9 @@ struct p4nic_port {
  * @num_tables: entries of @tables
  * @num_entries: entries the device holds, in all its tables (read by
  *	devlink without a lock)
+ * @reg_init: the registers' values at BIND the device was given
+ *	(p4nic_registers.c), for a reset
+ * @num_reg_init: entries of @reg_init
  * @devlink: its devlink instance (p4nic_devlink.c)
  */
 struct p4nic {
@@ -159,6 +163,8 @@ struct p4nic {
 	struct p4nic_table *tables;
 	u32 num_tables;
 	u32 num_entries;
+	struct p4nic_reg_init **reg_init;
+	u32 num_reg_init;
 	struct devlink *devlink;
 };
 
@@ -215,6 +221,12 @@ int p4nic_setup_tc(struct net_device *netdev, enum tc_setup_type type,
 int p4nic_set_features(struct net_device *netdev, netdev_features_t features);
 int p4nic_offload_restore(struct p4nic *nic);
 void p4nic_offload_cleanup(struct p4nic *nic);
+
+/* p4nic_registers.c */
+int p4nic_regs_load(struct p4nic *nic, const struct p4tc_off_pipeline *d);
+void p4nic_regs_restore(struct p4nic *nic);
+void p4nic_regs_free(struct p4nic *nic);
+int p4nic_regs_read(struct p4nic *nic, struct p4tc_offload *off);
 
 /* p4nic_devlink.c */
 int p4nic_devlink_register(struct p4nic *nic);

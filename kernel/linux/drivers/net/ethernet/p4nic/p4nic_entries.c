@@ -23,8 +23,7 @@
 
 #include "p4nic.h"
 
-/*
- * Counters: a dump of a table asks for each entry's.  Past a few entries
+/* Counters: a dump of a table asks for each entry's.  Past a few entries
  * the driver reads the whole table's with one COUNTERS_READ per 65536
  * handles and answers from that snapshot for a while: a dump of a large
  * table costs a few commands, not one per entry.  A snapshot is dropped

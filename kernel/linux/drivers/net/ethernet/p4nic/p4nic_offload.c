@@ -14,7 +14,8 @@
  *
  * Bindings are counted per port, not per filter: replacing a filter binds
  * the new one before the old one goes, and one port may sit in several
- * blocks.  Everything here runs under RTNL; @off_lock keeps the state
+ * blocks.  Registers are in p4nic_registers.c.  Everything here runs
+ * under RTNL; @off_lock keeps the state
  * consistent with a function-level reset, which reloads the image
  * (p4nic_offload_restore()).
  */
@@ -85,6 +86,16 @@ static int p4nic_load(struct p4nic *nic, const struct p4tc_off_pipeline *d,
 		return err;
 	}
 	err = p4nic_tables_init(nic, d);
+	if (!err) {
+		err = p4nic_regs_load(nic, d);
+		if (err) {
+			NL_SET_ERR_MSG_FMT(extack,
+					   "p4nic: pipeline %s: the registers' values: %s (%d)",
+					   d->name, p4nic_status_text(err), err);
+			p4nic_regs_free(nic);
+			p4nic_tables_free(nic);
+		}
+	}
 	if (err) {
 		u32 p = d->pipeid;
 
@@ -107,6 +118,7 @@ static void p4nic_unload(struct p4nic *nic)
 		      NULL))
 		dev_warn(&nic->pdev->dev, "pipeline %u did not unload\n", p);
 	p4nic_tables_free(nic);
+	p4nic_regs_free(nic);
 	kvfree(nic->image);
 	nic->image = NULL;
 	nic->image_len = 0;
@@ -201,6 +213,14 @@ static int p4nic_setup_clsp4(struct p4nic_port *port, struct p4tc_offload *off)
 	case P4TC_OFFLOAD_ENTRY_DEL:
 	case P4TC_OFFLOAD_TABLE_MODE:
 	case P4TC_OFFLOAD_ENTRY_STATS:
+	case P4TC_OFFLOAD_REG_READ: {
+		int err;
+
+		mutex_lock(&port->nic->off_lock);
+		err = p4nic_regs_read(port->nic, off);
+		mutex_unlock(&port->nic->off_lock);
+		return err;
+	}
 	case P4TC_OFFLOAD_DEFAULT_SET:
 	case P4TC_OFFLOAD_TABLE_FLUSH: {
 		int err;
@@ -289,8 +309,10 @@ int p4nic_offload_restore(struct p4nic *nic)
 	if (nic->image)
 		err = p4nic_cmd(nic, P4NIC_CMD_PIPELINE_LOAD, nic->image,
 				nic->image_len, NULL, 0, NULL, 0, NULL);
-	if (nic->image && !err)
+	if (nic->image && !err) {
+		p4nic_regs_restore(nic);
 		p4nic_entries_restore(nic);
+	}
 	mutex_unlock(&nic->off_lock);
 	if (err)
 		dev_err(&nic->pdev->dev, "pipeline %u did not load again after the reset: %d\n",
@@ -317,6 +339,7 @@ void p4nic_offload_cleanup(struct p4nic *nic)
 		kfree(b);
 	}
 	p4nic_tables_free(nic);
+	p4nic_regs_free(nic);
 	kvfree(nic->image);
 	nic->image = NULL;
 	mutex_unlock(&nic->off_lock);
