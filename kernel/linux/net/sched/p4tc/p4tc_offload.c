@@ -1364,6 +1364,41 @@ static void table_mode_offer(struct p4tc_table *table,
 	offer_one(block, cb, cb_priv, &off);
 }
 
+/* Every entry of @pipeline that may go to a device goes to @block's
+ * callbacks, or to @cb alone: ADD (@add, a replay) or DEL (a withdrawal),
+ * counting the devices that took it or held it.
+ */
+static void entries_move(struct p4tc_pipeline *pipeline,
+			 struct tcf_block *block, flow_setup_cb_t *cb,
+			 void *cb_priv, bool add)
+{
+	struct p4tc_table_entry *e;
+	struct p4tc_table *table;
+	struct p4tc_off_entry oe;
+	struct p4tc_offload off;
+	unsigned long tid, tmp, id, tmp2;
+	int n;
+
+	ASSERT_RTNL();
+	idr_for_each_entry_ul(&pipeline->p_tbl_idr, table, tmp, tid) {
+		idr_for_each_entry_ul(&table->entries_idr, e, tmp2, id) {
+			if (!entry_offerable(e) || (!add && !e->in_hw_count))
+				continue;
+			entry_describe(table, e,
+				       add ? rtnl_dereference(e->value) : NULL,
+				       &oe);
+			off_init(&off, table, add ? P4TC_OFFLOAD_ENTRY_ADD :
+						    P4TC_OFFLOAD_ENTRY_DEL, NULL);
+			off.entry = &oe;
+			n = offer_one(block, cb, cb_priv, &off);
+			entry_hw_count(table, e, add ? n : -n, !cb);
+			cond_resched();
+		}
+		if (add)
+			table_mode_offer(table, block, cb, cb_priv);
+	}
+}
+
 /**
  * p4tc_offload_replay - give a block (or one callback of it) the entries
  *	and table modes of a pipeline it starts running
@@ -1381,27 +1416,7 @@ void p4tc_offload_replay(struct p4tc_pipeline *pipeline,
 			 struct tcf_block *block, flow_setup_cb_t *cb,
 			 void *cb_priv)
 {
-	struct p4tc_table_entry *e;
-	struct p4tc_table *table;
-	struct p4tc_off_entry oe;
-	struct p4tc_offload off;
-	unsigned long tid, tmp, id, tmp2;
-
-	ASSERT_RTNL();
-	idr_for_each_entry_ul(&pipeline->p_tbl_idr, table, tmp, tid) {
-		idr_for_each_entry_ul(&table->entries_idr, e, tmp2, id) {
-			if (!entry_offerable(e))
-				continue;
-			entry_describe(table, e, rtnl_dereference(e->value),
-				       &oe);
-			off_init(&off, table, P4TC_OFFLOAD_ENTRY_ADD, NULL);
-			off.entry = &oe;
-			entry_hw_count(table, e,
-				       offer_one(block, cb, cb_priv, &off), !cb);
-			cond_resched();
-		}
-		table_mode_offer(table, block, cb, cb_priv);
-	}
+	entries_move(pipeline, block, cb, cb_priv, true);
 }
 
 /**
@@ -1422,25 +1437,7 @@ void p4tc_offload_withdraw(struct p4tc_pipeline *pipeline,
 			   struct tcf_block *block, flow_setup_cb_t *cb,
 			   void *cb_priv)
 {
-	struct p4tc_table_entry *e;
-	struct p4tc_table *table;
-	struct p4tc_off_entry oe;
-	struct p4tc_offload off;
-	unsigned long tid, tmp, id, tmp2;
-
-	ASSERT_RTNL();
-	idr_for_each_entry_ul(&pipeline->p_tbl_idr, table, tmp, tid) {
-		idr_for_each_entry_ul(&table->entries_idr, e, tmp2, id) {
-			if (!entry_offerable(e) || !e->in_hw_count)
-				continue;
-			entry_describe(table, e, NULL, &oe);
-			off_init(&off, table, P4TC_OFFLOAD_ENTRY_DEL, NULL);
-			off.entry = &oe;
-			entry_hw_count(table, e,
-				       -offer_one(block, cb, cb_priv, &off), !cb);
-			cond_resched();
-		}
-	}
+	entries_move(pipeline, block, cb, cb_priv, false);
 }
 
 /**

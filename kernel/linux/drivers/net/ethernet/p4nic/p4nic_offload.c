@@ -203,36 +203,25 @@ found:
 
 static int p4nic_setup_clsp4(struct p4nic_port *port, struct p4tc_offload *off)
 {
+	struct p4nic *nic = port->nic;
+	int err;
+
 	switch (off->command) {
 	case P4TC_OFFLOAD_BIND:
 		return p4nic_bind(port, off);
 	case P4TC_OFFLOAD_UNBIND:
 		return p4nic_unbind(port, off);
-	case P4TC_OFFLOAD_ENTRY_ADD:
-	case P4TC_OFFLOAD_ENTRY_REPLACE:
-	case P4TC_OFFLOAD_ENTRY_DEL:
-	case P4TC_OFFLOAD_TABLE_MODE:
-	case P4TC_OFFLOAD_ENTRY_STATS:
-	case P4TC_OFFLOAD_REG_READ: {
-		int err;
-
-		mutex_lock(&port->nic->off_lock);
-		err = p4nic_regs_read(port->nic, off);
-		mutex_unlock(&port->nic->off_lock);
-		return err;
-	}
-	case P4TC_OFFLOAD_DEFAULT_SET:
-	case P4TC_OFFLOAD_TABLE_FLUSH: {
-		int err;
-
-		mutex_lock(&port->nic->off_lock);
-		err = p4nic_entries_offload(port->nic, off);
-		mutex_unlock(&port->nic->off_lock);
-		return err;
-	}
 	default:
-		return -EOPNOTSUPP;
+		break;
 	}
+	/* the loaded pipeline's entries, tables and registers */
+	mutex_lock(&nic->off_lock);
+	if (off->command == P4TC_OFFLOAD_REG_READ)
+		err = p4nic_regs_read(nic, off);
+	else
+		err = p4nic_entries_offload(nic, off);
+	mutex_unlock(&nic->off_lock);
+	return err;
 }
 
 static int p4nic_block_cb(enum tc_setup_type type, void *type_data,
