@@ -14,7 +14,7 @@ if [ "${P4TC_GUEST:-0}" != 1 ]; then
 fi
 set -eu
 export PATH=$top/build/iproute2/bin:$PATH
-export INTROSPECTION=$top/tests/introspection
+export INTROSPECTION=$top/tests/programs/router
 . "$top/tests/guest/lib.sh"
 N=${BENCH_N:-20000}
 batch=$(mktemp)
@@ -45,6 +45,7 @@ timed() {
 echo "== $N skip_sw routes in the p4nic (router bound with skip_sw)"
 timed "create (tc -b, into the device)" tc -b "$batch"
 [ "$(tc -j p4 get router/table/cb/fib | python3 -c 'import json,sys; print(len(json.load(sys.stdin)[1]["entries"]))')" = "$N" ]
+timed "dump without counters (tc)" tc p4 get router/table/cb/fib
 timed "dump with the device's counters (tc -s)" tc -s p4 get router/table/cb/fib
 timed "dump again (tc -s)" tc -s p4 get router/table/cb/fib
 timed "flush (one device command)" tc p4 del router/table/cb/fib
