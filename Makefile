@@ -11,7 +11,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps kernel qemu iproute2 build check bench cp-bench dp-bench offload-bench demo shell series clean distclean
+.PHONY: help deps kernel qemu iproute2 build check bench cp-bench dp-bench offload-bench equivalence demo shell series clean distclean
 
 help:
 	@echo "make demo      boot the test guest and show the kernel and tools"
@@ -22,6 +22,7 @@ help:
 	@echo "make cp-bench  P4TC entry insertion against flower, in the guest (BENCH_N=100000)"
 	@echo "make dp-bench  the P4 router against flower, frames/s in the guest (BENCH_DP_ROUTES)"
 	@echo "make offload-bench  routes into the p4nic, their counters, a flush (BENCH_N=20000)"
+	@echo "make equivalence  every placement against all software (SEED=, MIXED=)"
 	@echo "make series    git format-patch series of our kernel changes (build/series/)"
 	@echo "make deps      install Debian packages, fetch qemu and iproute2 sources"
 
@@ -67,6 +68,11 @@ build/bench/pktblast: tests/bench/pktblast.c
 
 dp-bench: build build/bench/pktblast
 	@tests/bench/dp-bench.sh
+
+# Software/hardware equivalence: each program's corpus in every placement
+# of its entries (sw, hw, both, mixed), compared with all software.
+equivalence: build
+	@tests/equivalence/run $(if $(SEED),--seed $(SEED)) $(if $(MIXED),--mixed $(MIXED))
 
 # The offload benchmark: routes into the p4nic, their counters dumped
 # (read a table at a time), the table flushed; entries/s for each.

@@ -639,7 +639,7 @@ int p4tc_table_entries_add(struct p4tc_table *table, struct nlattr *nla,
 			   struct netlink_ext_ack *extack);
 void p4tc_table_entries_flush(struct p4tc_table *table);
 struct p4tc_table_entry *p4tc_table_lookup(struct p4tc_table *table,
-					   const u8 *key);
+					   const u8 *key, bool handed_over);
 void p4tc_runtime_init(void);
 
 /* Offload (p4tc_offload.c) */
@@ -749,7 +749,7 @@ int p4tc_prog_binds(const struct p4tc_prog *prog, const struct tc_action *a);
 int p4tc_pipeline_classify(struct sk_buff *skb,
 			   const struct p4tc_pipeline *pipeline,
 			   struct tcf_exts *exts, struct tcf_result *res,
-			   bool *rejected);
+			   bool handed_over, bool *rejected);
 int p4tc_act_run(struct sk_buff *skb, const struct p4tc_act *act,
 		 const u8 *params, int verdict);
 int tcf_act_check_pipeline_deletable(struct p4tc_pipeline *pipeline,

@@ -30,6 +30,7 @@
 #include <linux/skbuff.h>
 #include <linux/types.h>
 #include <net/flow_offload.h>
+#include <uapi/linux/pkt_cls.h>
 
 #define P4TC_OFF_NONE		U32_MAX		/* no record */
 #define P4TC_OFF_ACCEPT		(U32_MAX - 1)	/* parse graph: accept */
@@ -484,11 +485,16 @@ struct p4tc_offload {
 	struct p4tc_off_stats stats;
 };
 
+/* struct p4tc_skb_ext.verdict: the device handed the packet over */
+#define P4TC_SKB_HANDED_OVER	TC_ACT_UNSPEC
+
 /**
- * struct p4tc_skb_ext - a device ran a pipeline on this packet (SKB_EXT_P4TC)
+ * struct p4tc_skb_ext - a device running a pipeline had this packet first
+ *	(SKB_EXT_P4TC)
  * @pipeid: the pipeline
  * @verdict: how its program ended: TC_ACT_OK (the trip is over) or
- *	TC_ACT_PIPE (the p4 filter's own actions run next)
+ *	TC_ACT_PIPE (the p4 filter's own actions run next); or
+ *	P4TC_SKB_HANDED_OVER: the device did not finish it
  */
 struct p4tc_skb_ext {
 	u32 pipeid;
@@ -519,6 +525,27 @@ static inline int p4tc_skb_decided(struct sk_buff *skb, u32 pipeid,
 	ext->pipeid = pipeid;
 	ext->verdict = verdict;
 	return 0;
+}
+
+/**
+ * p4tc_skb_handed_over - mark a packet the device running @pipeid gives
+ *	the host unfinished
+ * @skb: the packet, as it came from the wire
+ * @pipeid: the pipeline
+ *
+ * A driver calls this on a packet its device hands the host to decide (a
+ * lookup of a table whose lookups are the host's, a command the device
+ * lacks; p4nic: RX reasons TABLE_MISS and UNSUPPORTED).  The p4 filter
+ * bound to @pipeid runs the whole pipeline on it, and its lookups see the
+ * entries only devices hold (skip_sw) too: the device would have used
+ * them, and the answer must be the one all software gives.
+ *
+ * Return: 0, or -ENOMEM (the lookups would miss the device's entries:
+ * drop it).
+ */
+static inline int p4tc_skb_handed_over(struct sk_buff *skb, u32 pipeid)
+{
+	return p4tc_skb_decided(skb, pipeid, P4TC_SKB_HANDED_OVER);
 }
 #endif
 

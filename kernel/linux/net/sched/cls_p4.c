@@ -44,21 +44,28 @@ struct cls_p4_head {
 	bool deleting;
 };
 
-/* A device ran the pipeline on this packet already (p4tc_skb_decided()):
- * what is left is its verdict, or the filter's own actions.  The mark
- * goes once used, so that a packet that comes back (a redirect to
- * another port, say) runs the pipeline again, as in software.
+/* A device running the pipeline had this packet first: it decided it
+ * (p4tc_skb_decided()), and what is left is its verdict or the filter's
+ * own actions; or it handed it over (p4tc_skb_handed_over()), and the
+ * whole pipeline runs here with the device's entries.  The mark goes
+ * once used, so that a packet that comes back (a redirect to another
+ * port, say) runs the pipeline again, as in software.
  */
-static bool p4_classify_decided(struct sk_buff *skb,
-				struct cls_p4_head *head,
-				struct tcf_result *res, int *ret)
+static bool p4_classify_device(struct sk_buff *skb,
+			       struct cls_p4_head *head,
+			       struct tcf_result *res, bool *handed_over,
+			       int *ret)
 {
 	struct p4tc_skb_ext *ext = skb_ext_find(skb, SKB_EXT_P4TC);
 	int verdict = ext->verdict;
 
 	if (ext->pipeid != head->pipeline->common.p_id)
-		return false;	/* another pipeline's decision */
+		return false;	/* another pipeline's packet */
 	skb_ext_del(skb, SKB_EXT_P4TC);
+	if (verdict == P4TC_SKB_HANDED_OVER) {
+		*handed_over = true;
+		return false;
+	}
 	*ret = verdict != TC_ACT_PIPE ? verdict :
 		tcf_exts_exec(skb, &head->exts, res);
 	return true;
@@ -69,6 +76,7 @@ static int p4_classify(struct sk_buff *skb, const struct tcf_proto *tp,
 {
 	struct cls_p4_head *head = rcu_dereference_bh(tp->root);
 	struct tc_p4_pcnt *pcnt;
+	bool handed_over = false;
 	bool rejected;
 	int ret;
 
@@ -77,10 +85,10 @@ static int p4_classify(struct sk_buff *skb, const struct tcf_proto *tp,
 
 	*res = head->res;
 	if (unlikely(skb_ext_exist(skb, SKB_EXT_P4TC)) &&
-	    p4_classify_decided(skb, head, res, &ret))
+	    p4_classify_device(skb, head, res, &handed_over, &ret))
 		return ret;
 	ret = p4tc_pipeline_classify(skb, head->pipeline, &head->exts, res,
-				     &rejected);
+				     handed_over, &rejected);
 	pcnt = this_cpu_ptr(head->pcnt);
 	pcnt->pkts++;
 	if (rejected)

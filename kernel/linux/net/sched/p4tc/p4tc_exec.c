@@ -22,6 +22,7 @@
  * and writing them does nothing, as for a header the packet does not have.
  */
 
+#include <linux/if_vlan.h>
 #include <linux/kernel.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
@@ -46,6 +47,7 @@ struct p4tc_run {
 	u16 hdr_off[P4TC_MAX_PARSE_HEADERS];	/* bytes from the MAC header */
 	bool parsed;
 	bool hit;
+	bool handed_over;			/* the device's entries count */
 	u8 calls;
 	u8 applies;
 	u8 meta[P4TC_MAXMETA_OFFSET / 8];
@@ -67,9 +69,64 @@ static DEFINE_PER_CPU(struct p4tc_scratch, p4tc_scratch);
 /* Packet bytes, counted from the MAC header                           */
 /* ------------------------------------------------------------------ */
 
+/* A program sees the frame as it is on the wire, as a device does.  The
+ * stack takes a VLAN tag out of the frame (into skb->vlan_tci) before tc
+ * ingress, and puts one there back only when it transmits: while the skb
+ * has one, the program's bytes 12..15 are that tag (its protocol, then
+ * its TCI) and the frame's bytes from 12 on follow it.  Writing them
+ * changes the skb's tag.
+ */
+#define PKT_TAG_AT	(2 * ETH_ALEN)
+
+static bool pkt_tagged(const struct sk_buff *skb)
+{
+	return skb_vlan_tag_present(skb);
+}
+
 static unsigned int pkt_len(const struct sk_buff *skb)
 {
-	return skb->len - skb_mac_offset(skb);
+	return skb->len - skb_mac_offset(skb) +
+	       (pkt_tagged(skb) ? VLAN_HLEN : 0);
+}
+
+/* The tag as it would be on the wire */
+static void pkt_tag_bytes(const struct sk_buff *skb, u8 tag[VLAN_HLEN])
+{
+	put_unaligned_be16(ntohs(skb->vlan_proto), tag);
+	put_unaligned_be16(skb_vlan_tag_get(skb), tag + 2);
+}
+
+/* Copy @n bytes of the frame as the wire has it, from @off, to @buf. */
+static bool pkt_copy(const struct sk_buff *skb, u32 off, u32 n, u8 *buf)
+{
+	int mac = skb_mac_offset(skb);
+	u8 tag[VLAN_HLEN];
+	u32 k;
+
+	if (off + n > pkt_len(skb))
+		return false;
+	if (!pkt_tagged(skb))
+		return !skb_copy_bits(skb, mac + off, buf, n);
+	pkt_tag_bytes(skb, tag);
+	for (k = 0; k < n; ) {
+		u32 at = off + k, len;
+
+		if (at < PKT_TAG_AT) {
+			len = min(n - k, PKT_TAG_AT - at);
+			if (skb_copy_bits(skb, mac + at, buf + k, len))
+				return false;
+		} else if (at < PKT_TAG_AT + VLAN_HLEN) {
+			len = min(n - k, PKT_TAG_AT + VLAN_HLEN - at);
+			memcpy(buf + k, tag + at - PKT_TAG_AT, len);
+		} else {
+			len = n - k;
+			if (skb_copy_bits(skb, mac + at - VLAN_HLEN, buf + k,
+					  len))
+				return false;
+		}
+		k += len;
+	}
+	return true;
 }
 
 /* @bits bits of the bytes at @p from bit @shift (0..7; bit 0 the most
@@ -122,19 +179,28 @@ static bool pkt_read_bits(const struct sk_buff *skb, u32 pos, u16 bits,
 
 	if (first + n > pkt_len(skb))
 		return false;
-	p = skb_header_pointer(skb, skb_mac_offset(skb) + first, n, buf);
-	if (!p)
-		return false;
+	if (pkt_tagged(skb)) {
+		if (!pkt_copy(skb, first, n, buf))
+			return false;
+		p = buf;
+	} else {
+		p = skb_header_pointer(skb, skb_mac_offset(skb) + first, n,
+				       buf);
+		if (!p)
+			return false;
+	}
 	bytes_read_bits(p, pos % 8, bits, v);
 	return true;
 }
 
-/* Make @len bytes from @off (from the MAC header) writable; their address. */
+/* Make @len bytes of the skb from @off (from the MAC header, no tag
+ * counted) writable; their address.
+ */
 static u8 *pkt_writable(struct sk_buff *skb, u32 off, u32 len)
 {
 	int at = skb_mac_offset(skb) + off;
 
-	if (off + len > pkt_len(skb))
+	if (off + len > skb->len - skb_mac_offset(skb))
 		return NULL;
 	if (at < 0) {
 		/* before skb->data, as at ingress: unshare the head */
@@ -149,15 +215,60 @@ static u8 *pkt_writable(struct sk_buff *skb, u32 off, u32 len)
 	return skb->data + at;
 }
 
+/* A write to a tagged frame: the bytes as the wire has them change, then
+ * go back to the skb's data and to its tag.
+ */
+static void pkt_write_tagged(struct sk_buff *skb, u32 pos, u16 bits,
+			     const struct p4t_val *v)
+{
+	u32 first = pos / 8, n = (pos % 8 + bits + 7) / 8, k;
+	u8 buf[P4T_MAX_BITSZ / 8 + 1];
+	u8 *p;
+
+	if (!pkt_copy(skb, first, n, buf))
+		return;
+	bytes_write_bits(buf, pos % 8, bits, v);
+	for (k = 0; k < n; ) {
+		u32 at = first + k, len;
+
+		if (at < PKT_TAG_AT) {
+			len = min(n - k, PKT_TAG_AT - at);
+			p = pkt_writable(skb, at, len);
+		} else if (at < PKT_TAG_AT + VLAN_HLEN) {
+			u8 tag[VLAN_HLEN];
+
+			len = min(n - k, PKT_TAG_AT + VLAN_HLEN - at);
+			pkt_tag_bytes(skb, tag);
+			memcpy(tag + at - PKT_TAG_AT, buf + k, len);
+			__vlan_hwaccel_put_tag(skb,
+					       htons(get_unaligned_be16(tag)),
+					       get_unaligned_be16(tag + 2));
+			k += len;
+			continue;
+		} else {
+			len = n - k;
+			p = pkt_writable(skb, at - VLAN_HLEN, len);
+		}
+		if (!p)
+			return;
+		memcpy(p, buf + k, len);
+		k += len;
+	}
+}
+
 static void pkt_write_bits(struct sk_buff *skb, u32 pos, u16 bits,
 			   const struct p4t_val *v)
 {
 	u8 *p;
 
-	p = pkt_writable(skb, pos / 8, (pos % 8 + bits + 7) / 8);
-	if (!p)
-		return;
-	bytes_write_bits(p, pos % 8, bits, v);
+	if (pkt_tagged(skb)) {
+		pkt_write_tagged(skb, pos, bits, v);
+	} else {
+		p = pkt_writable(skb, pos / 8, (pos % 8 + bits + 7) / 8);
+		if (!p)
+			return;
+		bytes_write_bits(p, pos % 8, bits, v);
+	}
 	/* A program changes headers as it likes and updates checksums in
 	 * them itself; a device's sum over the old bytes is no longer true.
 	 */
@@ -627,7 +738,7 @@ static int cmd_tableapply(struct p4tc_run *run, const struct p4tc_cmd *cmd)
 	if (ret != P4TC_GO_ON)
 		goto out;
 
-	e = p4tc_table_lookup(table, run->key);
+	e = p4tc_table_lookup(table, run->key, run->handed_over);
 	trace_p4_table_apply(run->skb, run->pipeline->common.p_id,
 			     table->common.name, table->tbl_id, !!e,
 			     e ? e->prio : 0);
@@ -790,6 +901,7 @@ static struct p4tc_run *run_push(struct p4tc_scratch *sc, struct sk_buff *skb,
 	run->valid = 0;
 	run->parsed = false;
 	run->hit = false;
+	run->handed_over = false;
 	run->calls = 0;
 	run->applies = 0;
 	memset(run->meta, 0, sizeof(run->meta));
@@ -851,6 +963,9 @@ static int pipeline_acts_run(struct sk_buff *skb, struct tc_action **acts,
  * @pipeline: the pipeline, pinned by the caller (a p4 filter)
  * @exts: the filter's own actions, run last
  * @res: the filter's result, given to its actions
+ * @handed_over: a device running the pipeline handed the packet over
+ *	unfinished (p4tc_skb_handed_over()): the lookups are the device's
+ *	too, and see its entries (skip_sw), as it would have
  * @rejected: set when the parse graph rejected the packet
  *
  * The parse graph runs first; a packet it rejects is dropped without
@@ -864,7 +979,7 @@ static int pipeline_acts_run(struct sk_buff *skb, struct tc_action **acts,
 int p4tc_pipeline_classify(struct sk_buff *skb,
 			   const struct p4tc_pipeline *pipeline,
 			   struct tcf_exts *exts, struct tcf_result *res,
-			   bool *rejected)
+			   bool handed_over, bool *rejected)
 {
 	struct p4tc_scratch *sc = this_cpu_ptr(&p4tc_scratch);
 	struct tcf_result p4res = {};
@@ -875,6 +990,7 @@ int p4tc_pipeline_classify(struct sk_buff *skb,
 	run = run_push(sc, skb, pipeline);
 	if (!run)
 		return TC_ACT_SHOT;
+	run->handed_over = handed_over;
 	accepted = run_parse(run);
 	if (!accepted) {
 		ret = TC_ACT_SHOT;

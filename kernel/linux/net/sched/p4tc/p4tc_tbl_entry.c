@@ -529,15 +529,19 @@ void p4tc_table_entries_flush(struct p4tc_table *table)
  * p4tc_table_lookup - the entry that wins for a key
  * @table: the table
  * @key: the key, the table's key bytes long
+ * @handed_over: the lookup is a device's, which handed the packet over:
+ *	its entries (skip_sw) match too
  *
  * Called with BH off under RCU.  Entries the datapath may not execute
- * (their X permission) and skip_sw entries do not match.
+ * (their X permission) do not match, nor do skip_sw entries but for a
+ * packet a device handed over.
  *
  * Return: the entry, or NULL on a miss.
  */
 struct p4tc_table_entry *p4tc_table_lookup(struct p4tc_table *table,
-					   const u8 *key)
+					   const u8 *key, bool handed_over)
 {
+	u32 skip = handed_over ? 0 : TCA_CLS_FLAGS_SKIP_SW;
 	struct p4tc_table_entry *best = NULL, *e;
 	u8 mkey[P4TC_MAX_KEYSZ / 8];
 	struct p4tc_table_mask *m;
@@ -549,7 +553,7 @@ struct p4tc_table_entry *p4tc_table_lookup(struct p4tc_table *table,
 		e = rhashtable_lookup_fast(&m->ht, mkey, m->ht_params);
 		/* entries only hardware runs (skip_sw) are not there */
 		while (e && (!(READ_ONCE(e->permissions) & P4TC_DATA_PERM_X) ||
-			     (e->flags & TCA_CLS_FLAGS_SKIP_SW)))
+			     (e->flags & skip)))
 			e = rcu_dereference_bh(e->next);
 		if (!e)
 			continue;

@@ -165,21 +165,32 @@ static void p4nic_rx_refill(struct p4nic_port *port, gfp_t gfp)
 	}
 }
 
-/* A PASS frame: the device ran the pipeline, whose verdict (TC_ACT_OK or
- * TC_ACT_PIPE) the descriptor gives.  Non-zero: the frame cannot be
- * marked, and must not go up to run the pipeline a second time.
+/* What the device did with a frame of its pipeline, for P4TC.  PASS: it
+ * ran the pipeline, whose verdict (TC_ACT_OK or TC_ACT_PIPE) the
+ * descriptor gives.  TABLE_MISS, UNSUPPORTED: it handed the frame over
+ * unfinished, and the host's run must see the device's entries too.
+ * Non-zero: the frame cannot be marked, and must not go up (it would run
+ * the pipeline twice, or without the device's entries).
  */
-static int p4nic_rx_decided(struct p4nic_port *port, struct sk_buff *skb,
-			    const struct p4nic_rx_desc *d)
+static int p4nic_rx_mark(struct p4nic_port *port, struct sk_buff *skb,
+			 const struct p4nic_rx_desc *d, u16 reason)
 {
 	u32 pipeid = READ_ONCE(port->nic->pipeid);
 	int verdict = le32_to_cpu(d->info);
 
 	if (!pipeid)
 		return 0;	/* unloaded since: nothing to skip */
-	if (verdict != TC_ACT_OK && verdict != TC_ACT_PIPE)
-		return -EINVAL;
-	return p4tc_skb_decided(skb, pipeid, verdict);
+	switch (reason) {
+	case P4NIC_RX_PASS:
+		if (verdict != TC_ACT_OK && verdict != TC_ACT_PIPE)
+			return -EINVAL;
+		return p4tc_skb_decided(skb, pipeid, verdict);
+	case P4NIC_RX_TABLE_MISS:
+	case P4NIC_RX_UNSUPPORTED:
+		return p4tc_skb_handed_over(skb, pipeid);
+	default:
+		return 0;
+	}
 }
 
 static int p4nic_rx_clean(struct p4nic_port *port, int budget)
@@ -219,8 +230,8 @@ static int p4nic_rx_clean(struct p4nic_port *port, int budget)
 			continue;
 		}
 		skb_put(skb, len);
-		/* the device ran the pipeline: its filter must not again */
-		if (reason == P4NIC_RX_PASS && p4nic_rx_decided(port, skb, d)) {
+		/* the device ran the pipeline, or handed the frame over */
+		if (p4nic_rx_mark(port, skb, d, reason)) {
 			dropped++;
 			dev_kfree_skb_any(skb);
 			continue;
