@@ -156,11 +156,19 @@ def entry_counts(prog):
             continue
         for part in j:
             for e in part.get("entries", []):
-                key = " ".join(f"{k['keyfield']}={k['fieldval']}" +
-                               (f"/{k['prefix']}" if 'prefix' in k else "")
-                               for k in e.get("key", []))
+                key = json.dumps(e.get("key", []), sort_keys=True)
                 counts[f"{table} {key} prio {e.get('prio')}"] = \
                     e.get("stats", {}).get("packets", 0)
+    # a register's cells: software's plus each device's (both start at 0)
+    for reg in getattr(prog, "REGISTERS", []):
+        j = json.loads(tc("-j", "p4template", "get",
+                          f"register/{prog.NAME}/{reg}"))
+        t = j[1]["templates"][0]
+        cells = [int(e["value"]) for e in t["elements"]]
+        for h in t.get("hw", []):
+            for i, e in enumerate(h["elements"]):
+                cells[i] += int(e["value"])
+        counts[f"register {reg}"] = cells
     return counts
 
 
@@ -222,7 +230,7 @@ def main():
             runs.append(("hw", ["skip_sw"] * n, None))
         if "both" in modes:
             runs.append(("both", ["none"] * n, None))
-        if "mixed" in modes:
+        if "mixed" in modes and n:
             for k in range(a.mixed):
                 rnd = random.Random(a.seed + k)
                 runs.append(("mixed", [rnd.choice(list(FLAGS)) for _ in range(n)],

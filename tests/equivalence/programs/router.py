@@ -4,21 +4,15 @@ that drops; frames at every prefix edge, every TTL branch, both checksum
 branches, with IP options, truncated, not IPv4, VLAN-tagged, sizes from
 60 to 1514 bytes, from both ports."""
 
-import os
 import random
 
 from scapy.all import ARP, Dot1Q, Ether, IP, IPv6, Raw, UDP
 
-TOP = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+from programs.common import mac, program
+
 NAME = "router"
-TC = os.path.join(TOP, "tests", "programs", "router", "router.tc")
-INTROSPECTION = os.path.join(TOP, "tests", "programs", "router")
+TC, INTROSPECTION = program(NAME)
 TABLES = ["cb/fib", "cb/nexthop"]
-
-
-def mac(dev):
-    with open(f"/sys/class/net/{dev}/address") as f:
-        return f.read().strip()
 
 
 def entries(topo):
