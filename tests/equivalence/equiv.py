@@ -77,10 +77,15 @@ class Topology:
     """p4nic ports P[i] and the testers T[i] wired to them, all in the
     root namespace, quiet: no addresses, no IPv6."""
 
+    SYSCTLS = ("net.ipv6.conf.all.disable_ipv6",
+               "net.ipv6.conf.default.disable_ipv6")
+
     def __init__(self, ports=2):
+        self.loaded = "p4nic" in open("/proc/modules").read()
         sh("modprobe", "p4nic")
-        sh("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1")
-        sh("sysctl", "-qw", "net.ipv6.conf.default.disable_ipv6=1")
+        self.sysctls = {k: sh("sysctl", "-n", k).strip() for k in self.SYSCTLS}
+        for k in self.SYSCTLS:
+            sh("sysctl", "-qw", f"{k}=1")
         self.P = [netdev_by_mac(f"52:54:00:34:00:{i:02x}") for i in range(ports)]
         self.T = [netdev_by_mac(f"52:54:00:7e:00:{i:02x}") for i in range(ports)]
         for d in self.P + self.T:
@@ -102,6 +107,17 @@ class Topology:
             s.setblocking(False)
             self.wire.append(s)
         self.host = []
+
+    def close(self):
+        """Leave the guest as it was: later tests share it."""
+        for s in self.wire + [s for _, s in self.host]:
+            s.close()
+        for d in self.P:
+            sh("tc", "qdisc", "del", "dev", d, "clsact", check=False)
+        for k, v in self.sysctls.items():
+            sh("sysctl", "-qw", f"{k}={v}", check=False)
+        if not self.loaded:
+            sh("rmmod", "p4nic", check=False)
 
     def watch_host(self, ethertypes):
         """Sockets of a protocol (not ETH_P_ALL) get frames after tc
@@ -218,6 +234,7 @@ def main():
 
     prog = importlib.import_module(f"programs.{a.program}")
     os.environ["INTROSPECTION"] = prog.INTROSPECTION
+    topo = None
     try:
         topo = Topology()
         corpus = prog.corpus(topo)
@@ -244,6 +261,9 @@ def main():
     except SetupError as e:
         print(f"equivalence: setup: {e}", file=sys.stderr)
         return 2
+    finally:
+        if topo:
+            topo.close()
 
     ref = results[0]
     rows, bad = [], 0
