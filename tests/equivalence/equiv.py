@@ -20,6 +20,8 @@ Placements (modes):
   both   no flags: entries in both, the NIC first
   mixed  no flags on the filters; each entry none, skip_sw or skip_hw,
          drawn from the seed (--mixed N placements, seeds S, S+1, ...)
+  mixed-skip_sw  the same with skip_sw filters: what the NIC hands over
+         still runs the pipeline in the kernel
 
 Exit 0 when every placement's records equal sw's, 1 on a mismatch (each
 is printed: program, frame in hex and decoded, the placement of every
@@ -194,7 +196,8 @@ FLAGS = {"none": [], "skip_sw": ["skip_sw"], "skip_hw": ["skip_hw"]}
 def run_mode(topo, prog, mode, placement, corpus):
     """Load, bind, add the entries as @placement says, run the corpus."""
     tc("-b", prog.TC)
-    filter_flags = {"sw": ["skip_hw"], "hw": ["skip_sw"]}.get(mode, [])
+    filter_flags = {"sw": ["skip_hw"], "hw": ["skip_sw"],
+                    "mixed-skip_sw": ["skip_sw"]}.get(mode, [])
     for p in topo.P:
         tc("filter", "add", "dev", p, "ingress", "prio", "1", "p4", "pname",
            prog.NAME, *filter_flags)
@@ -252,6 +255,9 @@ def main():
                 rnd = random.Random(a.seed + k)
                 runs.append(("mixed", [rnd.choice(list(FLAGS)) for _ in range(n)],
                              a.seed + k))
+            rnd = random.Random(a.seed)
+            runs.append(("mixed-skip_sw",
+                         [rnd.choice(list(FLAGS)) for _ in range(n)], a.seed))
         results = []
         for mode, placement, seed in runs:
             t0 = time.monotonic()

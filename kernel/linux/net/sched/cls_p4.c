@@ -80,13 +80,16 @@ static int p4_classify(struct sk_buff *skb, const struct tcf_proto *tp,
 	bool rejected;
 	int ret;
 
-	if (unlikely(!head) || tc_skip_sw(head->flags))
+	if (unlikely(!head))
 		return -1;
 
 	*res = head->res;
 	if (unlikely(skb_ext_exist(skb, SKB_EXT_P4TC)) &&
 	    p4_classify_device(skb, head, res, &handed_over, &ret))
 		return ret;
+	/* skip_sw: only what the pipeline's device hands over runs here */
+	if (tc_skip_sw(head->flags) && !handed_over)
+		return -1;
 	ret = p4tc_pipeline_classify(skb, head->pipeline, &head->exts, res,
 				     handed_over, &rejected);
 	pcnt = this_cpu_ptr(head->pcnt);
