@@ -104,17 +104,24 @@ expect_ok "no flags with hw-tc-offload off" tc filter add dev "$P0" ingress prio
 filter_del "$P0"
 ethtool -K "$P0" hw-tc-offload on
 
+# refused_bind WHAT DEV PIPE MSG: binding PIPE on DEV fails with skip_sw
+# (MSG says why), and verbose binds it in software with MSG as a warning
+refused_bind() {
+	expect_err "$1, skip_sw" 2 "$4" \
+		tc filter add dev "$2" ingress prio 1 p4 pname "$3" skip_sw
+	expect_err "$1, verbose" 0 "Warning: $4" \
+		tc filter add dev "$2" ingress prio 1 p4 pname "$3" verbose
+	[ "$(filter_flags "$2")" = "not_in_hw" ] || fail "$1: flags '$(filter_flags "$2")'"
+	filter_del "$2"
+}
+
 # one pipeline per device: a second one stays in software (verbose says
 # why) or fails (skip_sw)
 expect_ok "load the ACL" tc -b /work/main/tests/programs/acl/acl.tc
 expect_ok "bind the router" tc filter add dev "$P0" ingress prio 1 p4 pname router skip_sw
 tc qdisc add dev "$P1" clsact
-expect_err "a second pipeline with skip_sw" 2 "p4nic: the device runs pipeline 40: one pipeline per device" \
-	tc filter add dev "$P1" ingress prio 1 p4 pname acl skip_sw
-expect_err "a second pipeline, verbose" 0 "Warning: p4nic: the device runs pipeline 40" \
-	tc filter add dev "$P1" ingress prio 1 p4 pname acl verbose
-[ "$(filter_flags "$P1")" = "not_in_hw" ] || fail "second pipeline: flags '$(filter_flags "$P1")'"
-filter_del "$P1"
+refused_bind "a second pipeline" "$P1" acl \
+	"p4nic: the device runs pipeline 40: one pipeline per device"
 filter_del "$P0"
 tc qdisc del dev "$P1" clsact
 tc p4template del pipeline/acl
@@ -124,12 +131,8 @@ tc p4template del pipeline/acl
 tc p4template create pipeline/pbad pipeid 77 numtables 0 \
 	preactions action gact continue postactions action gact pipe
 tc p4template update pipeline/pbad state ready
-expect_err "an undescribable pipeline, skip_sw" 2 'P4TC: bound action of kind "gact" has no offload description' \
-	tc filter add dev "$P0" ingress prio 1 p4 pname pbad skip_sw
-expect_err "an undescribable pipeline, verbose" 0 'Warning: P4TC: bound action of kind "gact"' \
-	tc filter add dev "$P0" ingress prio 1 p4 pname pbad verbose
-[ "$(filter_flags "$P0")" = "not_in_hw" ] || fail "undescribable: flags '$(filter_flags "$P0")'"
-filter_del "$P0"
+refused_bind "an undescribable pipeline" "$P0" pbad \
+	'P4TC: bound action of kind "gact" has no offload description'
 expect_ok "the undescribable pipeline goes" tc p4template del pipeline/pbad
 
 # the device's capabilities (IDENTIFY's limits): a table larger than the

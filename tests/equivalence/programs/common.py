@@ -3,7 +3,7 @@
 import os
 import random
 
-from scapy.all import Ether, IP, Raw, TCP, UDP
+from scapy.all import Ether, IP, TCP, UDP
 
 TOP = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
@@ -47,6 +47,3 @@ class Corpus:
 
     def raw(self, port, frame):
         self.frames.append((port, bytes(frame)))
-
-    def payload(self, n):
-        return Raw(bytes(self.rnd.randrange(256) for _ in range(n)))
