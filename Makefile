@@ -22,7 +22,7 @@ help:
 	@echo "make cp-bench  P4TC entry insertion against flower, in the guest (BENCH_N=100000)"
 	@echo "make dp-bench  the P4 router against flower, frames/s in the guest (BENCH_DP_ROUTES)"
 	@echo "make offload-bench  routes into the p4nic, their counters, a flush (BENCH_N=20000)"
-	@echo "make equivalence  every placement against all software (SEED=, MIXED=)"
+	@echo "make equivalence  every placement against all software, fuzzing (SEED=, ITER=, MIXED=)"
 	@echo "make series    git format-patch series of our kernel changes (build/series/)"
 	@echo "make deps      install Debian packages, fetch qemu and iproute2 sources"
 
@@ -72,7 +72,7 @@ dp-bench: build build/bench/pktblast
 # Software/hardware equivalence: each program's corpus in every placement
 # of its entries (sw, hw, both, mixed), compared with all software.
 equivalence: build
-	@tests/equivalence/run $(if $(SEED),--seed $(SEED)) $(if $(MIXED),--mixed $(MIXED))
+	@tests/equivalence/run $(if $(SEED),--seed $(SEED)) $(if $(ITER),--iter $(ITER)) $(if $(MIXED),--mixed $(MIXED))
 
 # The offload benchmark: routes into the p4nic, their counters dumped
 # (read a table at a time), the table flushed; entries/s for each.

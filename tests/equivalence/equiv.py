@@ -80,9 +80,43 @@ def report(case, ref, res, diffs, seed, pcap_dir, tag):
         print("  " + text)
 
 
+def run_program(topo, prog, a):
+    """Every placement of @prog's corpus against sw's: the report's rows
+    and the number of mismatches."""
+    rows, bad = [], 0
+    corpus = prog.corpus(topo)
+    entries = prog.entries(topo)
+    topo.watch_host(corpus)
+    runs = placements(len(entries), a.modes.split(","), a.seed, a.mixed)
+    cases = [Case(prog, mode, entries, flags, corpus) for mode, flags, _ in runs]
+    results = [engine.run(topo, c) for c in cases]
+    ref = results[0]
+    if ref.refused:
+        raise SetupError(f"{prog.NAME}: entries refused in software: {ref.refused}")
+    for (mode, flags, seed), case, res in zip(runs, cases, results):
+        diffs = engine.differences(ref, res, case)
+        note = ""
+        if diffs:
+            # a late frame on a busy machine, or a real difference: run
+            # both again, slowly, before it counts
+            ref2 = engine.run(topo, cases[0], quiet=engine.SLOW)
+            res = engine.run(topo, case, quiet=engine.SLOW)
+            diffs = engine.differences(ref2, res, case)
+            note = " (confirmed at slow pace)" if diffs else \
+                " (a late frame: equal at slow pace)"
+            if diffs:
+                report(case, ref2, res, diffs, seed, a.pcap,
+                       f"{prog.NAME}-{mode}-{seed}")
+        bad += len(diffs)
+        rows.append(f"| {prog.NAME} | {mode}{'' if seed is None else f' (seed {seed})'} "
+                    f"| {len(corpus)} | {len(diffs)}{note} | {res.secs:.1f} s |")
+    return rows, bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--program", default="router")
+    ap.add_argument("--program", default="router",
+                    help="a program of programs/, or several: P,P,...")
     ap.add_argument("--modes", default="sw,hw,both,mixed")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mixed", type=int, default=2)
@@ -91,38 +125,15 @@ def main():
                     help="directory for the pcaps of mismatches")
     a = ap.parse_args()
 
-    prog = importlib.import_module(f"programs.{a.program}")
     topo = None
     rows, bad = [], 0
     try:
         topo = Topology()
-        corpus = prog.corpus(topo)
-        entries = prog.entries(topo)
-        topo.watch_host(corpus)
-        runs = placements(len(entries), a.modes.split(","), a.seed, a.mixed)
-        cases = [Case(prog, mode, entries, flags, corpus)
-                 for mode, flags, _ in runs]
-        results = [engine.run(topo, c) for c in cases]
-        ref = results[0]
-        if ref.refused:
-            raise SetupError(f"entries refused in software: {ref.refused}")
-        for (mode, flags, seed), case, res in zip(runs, cases, results):
-            diffs = engine.differences(ref, res, case)
-            note = ""
-            if diffs:
-                # a late frame on a busy machine, or a real difference:
-                # run both again, slowly, before it counts
-                ref2 = engine.run(topo, cases[0], quiet=engine.SLOW)
-                res = engine.run(topo, case, quiet=engine.SLOW)
-                diffs = engine.differences(ref2, res, case)
-                note = " (confirmed at slow pace)" if diffs else \
-                    " (a late frame: equal at slow pace)"
-                if diffs:
-                    report(case, ref2, res, diffs, seed, a.pcap,
-                           f"{prog.NAME}-{mode}-{seed}")
-            bad += len(diffs)
-            rows.append(f"| {prog.NAME} | {mode}{'' if seed is None else f' (seed {seed})'} "
-                        f"| {len(corpus)} | {len(diffs)}{note} | {res.secs:.1f} s |")
+        for name in a.program.split(","):
+            prog = importlib.import_module(f"programs.{name}")
+            r, b = run_program(topo, prog, a)
+            rows += r
+            bad += b
     except SetupError as e:
         print(f"equivalence: setup: {e}", file=sys.stderr)
         return 2

@@ -6,9 +6,7 @@ branches, with IP options, truncated, not IPv4, VLAN-tagged, sizes from
 
 import random
 
-from scapy.all import ARP, Dot1Q, Ether, IP, IPv6, Raw, UDP
-
-from programs.common import mac, program
+from programs.common import fuzz_frame, fuzz_l4, mac, pick_addr, program, rand_prefix
 
 NAME = "router"
 TC, INTROSPECTION = program(NAME)
@@ -43,6 +41,7 @@ def entries(topo):
 
 def corpus(topo):
     """(port, frame) pairs: the frames tester port sends to p4nic port."""
+    from scapy.all import ARP, Dot1Q, Ether, IP, IPv6, Raw, UDP  # lazily: 17 s in the guest
     rnd = random.Random(7)
     out = []
 
@@ -83,3 +82,34 @@ def corpus(topo):
     out.append((0, bytes(Ether(dst="ff:ff:ff:ff:ff:ff", src=t0) /
                          IP(dst="10.2.0.1") / UDP() / Raw(b"b" * 20))))
     return out
+
+
+def fuzz(rnd, topo):
+    """Random next hops (some routes name a missing one), random nested
+    and overlapping routes, some that drop; frames to their edges with
+    every TTL branch, sometimes mutated (common.mutate)."""
+    p = topo.P
+    ents = []
+    for nh in rnd.sample(range(1, 7), rnd.randrange(1, 5)):
+        port = rnd.randrange(2)
+        dmac = rnd.choice([mac(topo.T[port]), f"02:00:00:00:00:{nh:02x}"])
+        ents.append(("cb/nexthop", ["nh", str(nh), "action", "router/cb/forward",
+                                    "param", "dmac", dmac, "param", "smac",
+                                    mac(p[port]), "param", "port", p[port]]))
+    prefixes = []
+    for _ in range(rnd.randrange(1, 12)):
+        pf = rand_prefix(rnd)
+        if pf in prefixes:
+            continue
+        prefixes.append(pf)
+        if rnd.random() < 0.15:
+            ents.append(("cb/fib", ["dstAddr", pf, "action", "router/cb/drop"]))
+        else:
+            ents.append(("cb/fib", ["dstAddr", pf, "action", "router/cb/set_nh",
+                                    "param", "nh", str(rnd.randrange(1, 9))]))
+    frames = []
+    for _ in range(rnd.randrange(6, 16)):
+        port = rnd.randrange(2)
+        l3 = fuzz_l4(rnd, f"10.{port + 1}.0.1", pick_addr(rnd, prefixes))
+        frames.append((port, fuzz_frame(rnd, topo, port, l3)))
+    return ents, frames
