@@ -664,7 +664,8 @@ static int cmd_act(struct p4tc_run *run, const struct p4tc_cmd *cmd,
 	run->calls++;
 	ret = prog_run(run, callee, args);
 	run->calls--;
-	return ret;
+	/* "ret pipe" ends the callee, not its caller */
+	return ret == TC_ACT_PIPE ? P4TC_GO_ON : ret;
 }
 
 /* Run a table's bound tc actions (a NULL-ended list). */
@@ -688,7 +689,10 @@ static int value_run(struct p4tc_run *run,
 	int ret;
 
 	ret = prog_run(run, value->act, value->params.values);
-	if (ret != P4TC_GO_ON)
+	/* "ret pipe" ends the action, not the table apply nor its caller:
+	 * as in the device, pipe never ends classification
+	 */
+	if (ret != P4TC_GO_ON && ret != TC_ACT_PIPE)
 		return ret;
 	return value->verdict == TC_ACT_PIPE ? P4TC_GO_ON : value->verdict;
 }
