@@ -381,6 +381,22 @@ def decode(frame):
         return f"(undecoded: {e})"
 
 
+def print_differences(case, ref, res, diffs, pcap_dir, tag, indent="  "):
+    """Each difference of @res from @ref, with the differing frames in
+    hex and decoded and, when @pcap_dir is set, a pcap of each."""
+    for i, text in diffs:
+        if i is not None and i < len(case.frames):
+            port, frame = case.frames[i]
+            print(f"{indent}frame {i} in on port {port}: {frame.hex()}\n"
+                  f"{indent}  {decode(frame)}")
+            if pcap_dir:
+                os.makedirs(pcap_dir, exist_ok=True)
+                print(f"{indent}  pcap " + write_pcap(
+                    os.path.join(pcap_dir, f"{tag}-frame{i}.pcap"), frame,
+                    ref.records[i], res.records[i] if i < len(res.records) else None))
+        print(indent + text.replace("\n", "\n" + indent))
+
+
 def write_pcap(path, frame, ref_rec, rec):
     """The input frame, then what software gave, then what the other
     placement gave, in that order: one pcap to open in Wireshark."""

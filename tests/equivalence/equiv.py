@@ -66,18 +66,7 @@ def report(case, ref, res, diffs, seed, pcap_dir, tag):
     prog = case.prog
     print(f"MISMATCH {prog.NAME} mode {case.mode} seed {seed}:")
     print(f"  entries: {[(t, ' '.join(a), f) for (t, a), f in zip(case.entries, case.flags)]}")
-    for i, text in diffs:
-        if i is not None and i < len(case.frames):
-            port, frame = case.frames[i]
-            print(f"  frame {i} in on port {port}: {frame.hex()}\n"
-                  f"    {engine.decode(frame)}")
-            if pcap_dir:
-                os.makedirs(pcap_dir, exist_ok=True)
-                path = os.path.join(pcap_dir, f"{tag}-frame{i}.pcap")
-                print("    pcap " + engine.write_pcap(
-                    path, frame, ref.records[i],
-                    res.records[i] if i < len(res.records) else None))
-        print("  " + text)
+    engine.print_differences(case, ref, res, diffs, pcap_dir, tag)
 
 
 def run_program(topo, prog, a):

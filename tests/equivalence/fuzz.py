@@ -21,8 +21,9 @@ A regression that has been fixed goes to tests/equivalence/regressions/,
 which --replay runs (make check does).
 
 --self-test proves the runner can fail: a placement that lacks one route
-of the router must differ, and the minimiser must bring the case down
-to that route, its next hop and one frame.
+of the router must differ, the minimiser must bring the case down to
+that route, its next hop and one frame, and the regression file saved
+of it (with its pcap, under DIR/self-test) must replay as a difference.
 
 Exit 0 when nothing differs, 1 on a difference, 2 on a setup error.
 """
@@ -170,17 +171,7 @@ def save(topo, case, name, found_by, out_dir, pcap_dir):
     print(f"  minimised: {len(case.entries)} entries, {len(case.frames)} frames: {path}")
     for (t, args), flag in zip(case.entries, case.flags):
         print(f"    {flag:8} {t} {' '.join(args)}")
-    for i, text in diffs:
-        if i is not None and i < len(case.frames):
-            port, frame = case.frames[i]
-            print(f"    frame {i} in on port {port}: {frame.hex()}\n"
-                  f"      {engine.decode(frame)}")
-            if pcap_dir:
-                os.makedirs(pcap_dir, exist_ok=True)
-                print("      pcap " + engine.write_pcap(
-                    os.path.join(pcap_dir, f"{name}-frame{i}.pcap"), frame,
-                    ref.records[i], res.records[i] if i < len(res.records) else None))
-        print("    " + text.replace("\n", "\n    "))
+    engine.print_differences(case, ref, res, diffs, pcap_dir, name, "    ")
 
 
 def fuzz(topo, a):
@@ -262,8 +253,10 @@ def replay(topo, files, work):
     return 1 if bad else 0
 
 
-def self_test(topo):
-    """A placement without one route must differ, and minimise to it."""
+def self_test(topo, out_dir):
+    """A placement without one route must differ, minimise to it, and
+    its regression file (written to @out_dir/self-test) must replay as a
+    difference."""
     from programs import wire
     from programs.common import mac
     prog = importlib.import_module("programs.router")
@@ -287,6 +280,11 @@ def self_test(topo):
     if len(small.frames) != 1 or victim_gone(small) or len(small.entries) > 3:
         print("FAIL: the minimiser did not bring the case down to the missing "
               "route, its next hop and one frame")
+        ok = False
+    d = os.path.join(out_dir, "self-test")
+    save(topo, small, "lost-route", "fuzz.py --self-test", d, d)
+    if replay(topo, [os.path.join(d, "lost-route.json")], d) != 1:
+        print("FAIL: the saved case replays as equal")
         ok = False
     print("self-test: " + ("ok" if ok else "FAIL"))
     return 0 if ok else 1
@@ -313,7 +311,7 @@ def main():
     try:
         topo = Topology()
         if a.self_test:
-            return self_test(topo)
+            return self_test(topo, a.save)
         if a.replay:
             return replay(topo, a.replay, a.save)
         return fuzz(topo, a)

@@ -92,7 +92,8 @@ def mutate(rnd, frame):
     """Now and then: a VLAN tag, another EtherType, a broadcast or
     multicast destination, IP options, a bad IHL, a fragment, a cut."""
     f = bytearray(frame)
-    ip = 14 if f[12:14] == b"\x08\x00" else None
+    # an IPv4 header whole enough to change (a frame may be mutated twice)
+    ip = 14 if f[12:14] == b"\x08\x00" and len(f) >= 34 else None
     r = rnd.random()
     if r < 0.08:
         f[0:6] = rnd.choice([b"\xff" * 6, b"\x01\x00\x5e\x00\x00\x01"])
