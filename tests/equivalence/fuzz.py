@@ -44,7 +44,7 @@ from programs import randprog                                   # noqa: E402
 
 PROGRAMS = ["router", "acl", "mirror", "l2switch", "counter", "random"]
 PLACEMENTS = ["hw", "both", "mixed", "mixed", "mixed-skip_sw"]
-BURST_QUIET = 0.25      # after a burst, this long without a frame: done
+BURST_QUIET = 0.15      # after a burst, this long without a frame: done
 CONFIRM_QUIET = 1.0
 MINIMISE_RUNS = 40      # pairs of runs the minimiser may spend
 
@@ -160,7 +160,7 @@ def from_json(j, work):
                 [(f["port"], bytes.fromhex(f["hex"])) for f in j["frames"]])
 
 
-def save(topo, case, name, found_by, out_dir, pcap_dir):
+def save(topo, case, name, found_by, out_dir, pcap_dir, decoded=True):
     """The regression file and a pcap of each differing frame."""
     diffs, ref, res, _ = compare(topo, case, CONFIRM_QUIET)
     os.makedirs(out_dir, exist_ok=True)
@@ -171,7 +171,7 @@ def save(topo, case, name, found_by, out_dir, pcap_dir):
     print(f"  minimised: {len(case.entries)} entries, {len(case.frames)} frames: {path}")
     for (t, args), flag in zip(case.entries, case.flags):
         print(f"    {flag:8} {t} {' '.join(args)}")
-    engine.print_differences(case, ref, res, diffs, pcap_dir, name, "    ")
+    engine.print_differences(case, ref, res, diffs, pcap_dir, name, "    ", decoded)
 
 
 def fuzz(topo, a):
@@ -282,7 +282,7 @@ def self_test(topo, out_dir):
               "route, its next hop and one frame")
         ok = False
     d = os.path.join(out_dir, "self-test")
-    save(topo, small, "lost-route", "fuzz.py --self-test", d, d)
+    save(topo, small, "lost-route", "fuzz.py --self-test", d, d, decoded=False)
     if replay(topo, [os.path.join(d, "lost-route.json")], d) != 1:
         print("FAIL: the saved case replays as equal")
         ok = False
