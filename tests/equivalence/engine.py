@@ -44,8 +44,8 @@ class SetupError(Exception):
     pass
 
 
-def sh(*args, check=True, stdin=None):
-    r = subprocess.run(args, capture_output=True, text=True, input=stdin)
+def sh(*args, check=True):
+    r = subprocess.run(args, capture_output=True, text=True)
     if check and r.returncode:
         raise SetupError(f"{' '.join(args)}: {r.stderr.strip() or r.stdout.strip()}")
     return r
