@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Zeroed memory for big table arrays: see bigmem.h. */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE		/* mremap */
 #include <stdlib.h>
+#include <string.h>
 
 #include "bigmem.h"
 
@@ -33,6 +34,27 @@ void fw_big_free(void *p, size_t bytes)
 	else
 		munmap(p, bytes);
 }
+
+void *fw_big_grow(void *p, size_t old, size_t new)
+{
+	void *q;
+
+	if (new < BIG)
+		return realloc(p, new);
+	if (old < BIG) {
+		q = fw_big_zalloc(new);
+		if (q) {
+			memcpy(q, p, old);
+			free(p);
+		}
+		return q;
+	}
+	q = mremap(p, old, new, MREMAP_MAYMOVE);
+	if (q == MAP_FAILED)
+		return NULL;
+	madvise(q, new, MADV_HUGEPAGE);
+	return q;
+}
 #else
 void *fw_big_zalloc(size_t bytes)
 {
@@ -43,5 +65,11 @@ void fw_big_free(void *p, size_t bytes)
 {
 	(void)bytes;
 	free(p);
+}
+
+void *fw_big_grow(void *p, size_t old, size_t new)
+{
+	(void)old;
+	return realloc(p, new);
 }
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Zeroed memory for the big arrays of tables (exact slots, the LPM root).
+ * Zeroed memory for the big arrays of tables (exact slots, the LPM root
+ * and its nodes).
  * Large ones are mapped directly, so pages a table never touches cost
  * nothing, and on Linux are marked for transparent huge pages: a random
  * lookup in a 64 MiB array otherwise pays a TLB miss on top of the cache
@@ -13,5 +14,11 @@
 
 void *fw_big_zalloc(size_t bytes);
 void fw_big_free(void *p, size_t bytes);
+/*
+ * Grow P (from fw_big_zalloc or this, OLD bytes) to NEW >= OLD bytes, keeping its
+ * contents; the bytes added are not zeroed.  NULL, P untouched, when out
+ * of memory.  Large arrays move by remapping their pages, not by copying.
+ */
+void *fw_big_grow(void *p, size_t old, size_t new);
 
 #endif /* P4FW_BIGMEM_H */

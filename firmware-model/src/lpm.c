@@ -73,7 +73,7 @@ struct p4fw_lpm *p4fw_lpm_create(uint32_t key_bits, uint32_t max_entries,
 	t->root_depth = fw_big_zalloc((size_t)1 << t->root_bits);
 	t->rules = p4fw_exact_create(t->key_bytes + 2, max_entries, err);
 	t->cap = 16;
-	t->nodes = calloc(t->cap, sizeof(*t->nodes));
+	t->nodes = fw_big_zalloc(t->cap * sizeof(*t->nodes));
 	t->depths = calloc(t->cap, sizeof(*t->depths));
 	t->free_nodes = malloc(t->cap * sizeof(*t->free_nodes));
 	if (!t->rules || !t->nodes || !t->depths || !t->free_nodes ||
@@ -94,7 +94,7 @@ void p4fw_lpm_destroy(struct p4fw_lpm *t)
 	p4fw_exact_destroy(t->rules);
 	fw_big_free(t->root_slot, sizeof(uint32_t) << t->root_bits);
 	fw_big_free(t->root_depth, (size_t)1 << t->root_bits);
-	free(t->nodes);
+	fw_big_free(t->nodes, t->cap * sizeof(*t->nodes));
 	free(t->depths);
 	free(t->free_nodes);
 	free(t);
@@ -203,35 +203,50 @@ static void rule_key(const struct p4fw_lpm *t, const uint8_t *prefix,
 	memcpy(out + 2, prefix, t->key_bytes);
 }
 
+/*
+ * Double the node arrays.  The slots go last: their size is only known
+ * through cap, which changes with them, so a failure leaves them as
+ * they were (the other two arrays may have grown, which is harmless).
+ */
+static int nodes_grow(struct p4fw_lpm *t)
+{
+	uint32_t cap = t->cap * 2;
+	struct node_depth *depths;
+	uint32_t *free_nodes;
+	struct node *nodes;
+
+	if (cap > (CHILD >> 1))
+		return -ENOSPC;
+	depths = realloc(t->depths, cap * sizeof(*depths));
+	if (!depths)
+		return -ENOMEM;
+	t->depths = depths;
+	free_nodes = realloc(t->free_nodes, cap * sizeof(*free_nodes));
+	if (!free_nodes)
+		return -ENOMEM;
+	t->free_nodes = free_nodes;
+	nodes = fw_big_grow(t->nodes, t->cap * sizeof(*nodes),
+			    cap * sizeof(*nodes));
+	if (!nodes)
+		return -ENOMEM;
+	t->nodes = nodes;
+	t->cap = cap;
+	return 0;
+}
+
 /* A node whose slots are all copies of (slot, depth): a pushed-down leaf. */
 static int64_t node_new(struct p4fw_lpm *t, uint32_t slot, uint16_t depth)
 {
 	uint32_t n, i;
+	int err;
 
 	if (t->nfree_nodes) {
 		n = t->free_nodes[--t->nfree_nodes];
 	} else {
 		if (t->nnodes == t->cap) {
-			uint32_t cap = t->cap * 2;
-			struct node *nodes;
-			struct node_depth *depths;
-			uint32_t *free_nodes;
-
-			if (cap > (CHILD >> 1))
-				return -ENOSPC;
-			nodes = realloc(t->nodes, cap * sizeof(*nodes));
-			if (!nodes)
-				return -ENOMEM;
-			t->nodes = nodes;
-			depths = realloc(t->depths, cap * sizeof(*depths));
-			if (!depths)
-				return -ENOMEM;
-			t->depths = depths;
-			free_nodes = realloc(t->free_nodes, cap * sizeof(*free_nodes));
-			if (!free_nodes)
-				return -ENOMEM;
-			t->free_nodes = free_nodes;
-			t->cap = cap;
+			err = nodes_grow(t);
+			if (err)
+				return err;
 		}
 		n = t->nnodes++;
 	}

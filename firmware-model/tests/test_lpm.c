@@ -129,6 +129,34 @@ static void test_capacity_and_flush(void **state)
 	p4fw_lpm_destroy(t);
 }
 
+/*
+ * Enough /32s in distinct /24s that the node array outgrows calloc and
+ * then its first mapping (1 KiB nodes, 2 MiB threshold): every grow keeps
+ * the nodes already made, and deleting all folds them back.
+ */
+static void test_node_array_grows(void **state)
+{
+	const uint32_t n = 6000;
+	struct p4fw_lpm *t;
+	uint32_t i;
+	int err;
+
+	(void)state;
+	t = p4fw_lpm_create(32, n, &err);
+	assert_non_null(t);
+	for (i = 0; i < n; i++)
+		assert_int_equal(add4(t, i << 8 | 7, 32, i), 0);
+	assert_int_equal(p4fw_lpm_nodes(t), 1 + n);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(get4(t, i << 8 | 7), (int)i);
+		assert_int_equal(get4(t, i << 8 | 8), -1);
+	}
+	for (i = 0; i < n; i++)
+		assert_int_equal(del4(t, i << 8 | 7, 32), 0);
+	assert_int_equal(p4fw_lpm_nodes(t), 1);
+	p4fw_lpm_destroy(t);
+}
+
 /* Widths that are not whole bytes, and wide keys. */
 static void test_odd_and_wide_keys(void **state)
 {
@@ -254,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_create_refuses_bad_sizes),
 		cmocka_unit_test(test_ipv4_longest_wins_and_delete_falls_back),
 		cmocka_unit_test(test_capacity_and_flush),
+		cmocka_unit_test(test_node_array_grows),
 		cmocka_unit_test(test_odd_and_wide_keys),
 		cmocka_unit_test(test_random_against_brute_force),
 	};
