@@ -90,6 +90,7 @@ static int have_dpdk;
 /* Kept for the targets summary. */
 static double exact_ns[3], hash_ns[3], lpm_ns[3], rte_lpm_ns[3];
 static double ternary_ns[4], exact_bytes, router_ns;
+static uint32_t router_fwd;	/* percent of packets transmitted */
 
 static void fill_draws(uint32_t mod)
 {
@@ -288,13 +289,15 @@ static int mem_write(void *o, uint64_t a, const void *b, uint32_t l)
 	return 0;
 }
 
-static int command(struct p4fw *fw, uint16_t op, const void *in, uint32_t len)
+static int command(struct p4fw *fw, uint16_t op, const void *in, uint32_t len,
+		   uint32_t p0, uint32_t p1)
 {
 	struct p4fw_dma dma = { mem_read, mem_write, NULL };
-	struct p4nic_cmd c = { .opcode = op, .in_len = len };
+	struct p4nic_cmd c = { .opcode = op, .in_len = len, .p = { p0, p1 } };
 	struct p4nic_cpl cpl;
 
-	memcpy(guest, in, len);
+	if (len)
+		memcpy(guest, in, len);
 	p4fw_command(fw, (const uint8_t *)&c, &dma, (uint8_t *)&cpl);
 	return cpl.status;
 }
@@ -310,9 +313,14 @@ static void bench_router(void)
 	uint32_t len, i, sent = 0, dst[ROUTES];
 	uint8_t *img = program_router(&len);
 
-	if (command(fw, P4NIC_CMD_PIPELINE_LOAD, img, len))
+	if (command(fw, P4NIC_CMD_PIPELINE_LOAD, img, len, 0, 0))
 		abort();
 	free(img);
+	/* ports run the pipeline only when told to (ABI 1.1) */
+	for (i = 0; i < 4; i++)
+		if (command(fw, P4NIC_CMD_PORT_SET, NULL, 0, i,
+			    P4NIC_PORT_PIPELINE))
+			abort();
 	for (i = 0; i < ROUTES; i++) {
 		uint32_t plen = 16 + rnd() % 9, m = 0xffffffffu << (32 - plen);
 		ib_u128 prm[3] = { 0x020000000000ull | i, 0x0200000000ffull,
@@ -324,7 +332,7 @@ static void bench_router(void)
 		put_be32(mask, m);
 		ib_entry(&e, ROUTER_FIB, i, 0, ROUTER_SET_NH, 4, key, mask, 3,
 			 prm);
-		if (command(fw, P4NIC_CMD_ENTRY_ADD, &e, sizeof(e)))
+		if (command(fw, P4NIC_CMD_ENTRY_ADD, &e, sizeof(e), 0, 0))
 			dst[i] = dst[0];	/* the same prefix, drawn twice */
 	}
 	for (i = 0; i < PKTS; i++) {
@@ -344,8 +352,9 @@ static void bench_router(void)
 		      p4fw_process(fw, 0, pkts[draws[i]], PKTLEN, &v);
 		      sent += v.kind == P4FW_TX;
 	      });
+	router_fwd = sent * 100 / (REPS * (LOOKUPS / 4));
 	printf("router  %8u routes, %u-byte packets  %6.1f ns/packet (%u%% forwarded)\n",
-	       ROUTES, PKTLEN, router_ns, sent * 100 / (REPS * (LOOKUPS / 4)));
+	       ROUTES, PKTLEN, router_ns, router_fwd);
 	p4fw_destroy(fw);
 }
 
@@ -373,8 +382,10 @@ static void targets(void)
 	       ternary_ns[1] / exact_ns[0], ternary_ns[3] / exact_ns[0],
 	       met(ternary_ns[1] < 20 * exact_ns[0] &&
 		   ternary_ns[3] < 20 * exact_ns[0]));
+	/* a router that forwards nothing measures only its way to the host */
 	printf("  router under 250 ns/packet:         %5.1f ns  %s\n",
-	       router_ns, met(router_ns < 250));
+	       router_ns, router_fwd < 99 ? "NOT met: the packets were not routed" :
+	       met(router_ns < 250));
 	printf("  exact entry (32-bit key) < 64 B:    %5.1f B  %s\n",
 	       exact_bytes, met(exact_bytes < 64));
 	if (!have_dpdk)

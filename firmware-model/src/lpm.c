@@ -422,18 +422,31 @@ int p4fw_lpm_del(struct p4fw_lpm *t, const uint8_t *key, uint32_t len,
 int p4fw_lpm_lookup(const struct p4fw_lpm *t, const uint8_t *key,
 		    uint32_t *value, uint32_t *len)
 {
-	uint32_t i = t->root_bits / 8, idx = key[0], s;
-	uint32_t n = ROOT;
+	uint32_t n = ROOT, idx, s, i;
 
-	if (i > 1)
-		idx = idx << 8 | key[1];
-	if (i > 2)
-		idx = idx << 8 | key[2];
-	s = t->root_slot[idx];
-	while (s & CHILD) {
-		n = s & ~CHILD;
-		idx = key[i++];	/* children end before the key does */
-		s = t->nodes[n].slot[idx];
+	if (t->key_bytes >= 4) {
+		/* IPv4 and wider: one 32-bit load for the root and a node */
+		uint32_t w = (uint32_t)key[0] << 24 | (uint32_t)key[1] << 16 |
+			     (uint32_t)key[2] << 8 | key[3];
+
+		idx = w >> 8;
+		s = t->root_slot[idx];
+		if (s & CHILD) {
+			n = s & ~CHILD;
+			idx = w & 0xff;
+			s = t->nodes[n].slot[idx];
+			for (i = 4; s & CHILD; i++) {
+				n = s & ~CHILD;
+				idx = key[i];	/* children end before the key does */
+				s = t->nodes[n].slot[idx];
+			}
+		}
+	} else {
+		/* narrower keys: the root is the whole key, no nodes */
+		idx = key[0];
+		for (i = 1; i < t->key_bytes; i++)
+			idx = idx << 8 | key[i];
+		s = t->root_slot[idx];
 	}
 	if (!s)
 		return -ENOENT;
