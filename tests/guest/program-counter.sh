@@ -2,7 +2,10 @@
 # The register counters of tests/programs/counter/ on real packets: host
 # sa sends ICMP, TCP, UDP and ARP packets crafted by scapy to b0, whose
 # ingress runs the program; the registers must count each class's packets
-# and bytes.
+# and bytes.  Malformed IPv4 (an IHL below 5, a header cut short) is
+# rejected by the parse graph before the program runs: counted by the
+# filter's parser_rejects, in no register; a header with options is
+# parsed at its length and counted by its protocol.
 . "$(dirname "$0")/lib.sh"
 
 prog=$(cd "$(dirname "$0")/../programs/counter" && pwd)
@@ -31,10 +34,17 @@ from scapy.all import Ether, IP, TCP, UDP, ICMP, ARP, Raw, sendp
 mac = open("/sys/class/net/a0/address").read().strip()
 e = Ether(src=mac, dst="02:00:00:00:00:02")
 ip = IP(src="10.11.0.1", dst="10.11.0.2")
+# type 0x800 by hand: over Raw, scapy would not say IPv4
+e4 = Ether(src=mac, dst="02:00:00:00:00:02", type=0x800)
+bad_ihl = bytearray(bytes(ip / UDP(dport=53)))
+bad_ihl[0] = 0x44
+short = bytes(ip / UDP(dport=53))[:12]
+opts = IP(src="10.11.0.1", dst="10.11.0.2", options=b"\x01\x01\x01\x00")
 sendp([e / ip / ICMP() / Raw(b"x" * 10)] * 3 +
-      [e / ip / TCP(dport=80)] * 2 +
+      [e / ip / TCP(dport=80)] * 2 + [e / opts / TCP(dport=80)] +
       [e / ip / UDP(dport=53) / Raw(b"y" * 20)] * 4 +
-      [Ether(src=mac, dst="ff:ff:ff:ff:ff:ff") / ARP(pdst="10.11.0.2")],
+      [Ether(src=mac, dst="ff:ff:ff:ff:ff:ff") / ARP(pdst="10.11.0.2")] +
+      [e4 / Raw(bytes(bad_ihl)), e4 / Raw(short)],
       iface="a0", verbose=False)
 PY
 
@@ -43,7 +53,7 @@ reg() {
 	tc p4template get "register/counter/$1" |
 		sed -n "s/.*index $2 value \([0-9]*\).*/\1/p"
 }
-for want in "0 3" "1 2" "2 4" "3 1"; do
+for want in "0 3" "1 3" "2 4" "3 1"; do
 	set -- $want
 	n=$(reg pkts "$1")
 	[ "$n" = "$2" ] || fail "pkts[$1] is '$n', expected $2"
@@ -55,5 +65,7 @@ icmp=$(reg bytes 0) udp=$(reg bytes 2)
 [ "$udp" -gt 0 ] 2>/dev/null && [ $((udp % 4)) = 0 ] &&
 	[ $((udp / 4 - icmp / 3)) = 10 ] ||
 	fail "bytes[2] is '$udp': four UDP packets, 10 bytes longer than ICMP's"
+n=$(p4_filter_stat b0 1 parser_rejects)
+[ "$n" = 2 ] || fail "parser rejects: '$n', expected the 2 malformed frames"
 
 finish

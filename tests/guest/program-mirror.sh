@@ -4,7 +4,10 @@
 # the program, which copies packets from mirrored sources to b1, whose
 # peer c0 (namespace sc) is the monitor.  Checked: without an entry the
 # monitor sees nothing; with one it sees the ping, unchanged, and the ping
-# is still answered; deleting the entry stops the copies.
+# is still answered; malformed IPv4 from a mirrored source (an IHL below
+# 5, a header cut short) is rejected by the parse graph, not copied;
+# deleting the entry stops the copies; bound at b0's egress the program
+# mirrors what the root namespace sends.
 . "$(dirname "$0")/lib.sh"
 
 prog=$(cd "$(dirname "$0")/../programs/mirror" && pwd)
@@ -59,10 +62,42 @@ grep -q "10.11.0.1 > 10.11.0.2: ICMP echo request" "$cap" ||
 	fail "mirrored: the monitor did not see the ping: $(cat "$cap")"
 grep -q "ttl 64" "$cap" || fail "mirrored: the copy was changed: $(cat "$cap")"
 
+r0=$(p4_filter_stat b0 1 parser_rejects)
+capture sc c0 ip
+ip netns exec sa /usr/bin/python3 - "$(cat /sys/class/net/b0/address)" \
+	"$prog/../../equivalence/programs" <<'PYEOF' || fail "could not send"
+import socket, sys
+sys.path.insert(0, sys.argv[2])
+from wire import eth, ipv4, l4
+src = open("/sys/class/net/a0/address").read().strip()
+ip = ipv4("10.11.0.1", "10.11.0.2", 17, l4(17, "10.11.0.1", "10.11.0.2", 1, 2))
+bad_ihl = bytes([0x44]) + ip[1:]
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(("a0", 0))
+# unpadded: 34 zero bytes would make the cut header whole again
+for payload in (bad_ihl, ip[:12]):
+    s.send(eth(sys.argv[1], src, 0x800, payload))
+PYEOF
+capture_wait
+grep -q "10.11.0.1" "$cap" && fail "malformed: the monitor saw $(cat "$cap")"
+r1=$(p4_filter_stat b0 1 parser_rejects)
+[ "$((r1 - r0))" = 2 ] 2>/dev/null ||
+	fail "parser rejects went from '$r0' to '$r1', expected 2 more"
+
 expect_ok "del the entry" tc p4 del mirror/table/cb/mirror srcAddr 10.11.0.0/24
 capture sc c0 icmp
 expect_ok "ping, entry gone" ip netns exec sa ping -c 2 -W 2 10.11.0.2
 capture_wait
 grep -q "ICMP" "$cap" && fail "entry gone: the monitor saw $(cat "$cap")"
+
+expect_ok "bind at egress" tc filter add dev b0 egress prio 1 p4 pname mirror \
+	action gact ok
+expect_ok "mirror 10.11.0.2" tc p4 create mirror/table/cb/mirror \
+	srcAddr 10.11.0.2/32 action mirror/cb/mirror_to param port b1
+capture sc c0 icmp
+expect_ok "ping from b0, mirrored at egress" ping -c 1 -W 2 10.11.0.1
+capture_wait
+grep -q "10.11.0.2 > 10.11.0.1: ICMP echo request" "$cap" ||
+	fail "egress: the monitor did not see the root namespace's ping: $(cat "$cap")"
 
 finish
