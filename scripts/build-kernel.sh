@@ -11,6 +11,10 @@
 #   obj/      the object tree (make O=)
 #   mods/     modules_install output (guest binds mods/lib/modules)
 #   headers/  headers_install output (iproute2 builds against it)
+#
+# KERNEL_VARIANT=bench builds the same source without the debug and
+# selftest fragments (no KASAN, lockdep, kmemleak), for the datapath
+# benchmark: its obj/, mods/, bzImage and release go to build/linux-bench/.
 set -euo pipefail
 step=kernel
 . "$(dirname "$0")/lib.sh"
@@ -18,8 +22,27 @@ step=kernel
 tarball=/usr/src/linux-source-6.1.tar.xz
 kdir=$build/linux
 src=$kdir/src
-obj=$kdir/obj
-mkdir -p "$kdir" "$obj"
+case ${KERNEL_VARIANT:-test} in
+test)
+	vdir=$kdir
+	frags=("$top"/kernel/config/*.config)
+	;;
+bench)
+	vdir=$build/linux-bench
+	frags=()
+	for f in "$top"/kernel/config/*.config; do
+		case $(basename "$f") in
+		*-debug.config | *-selftest.config) ;;
+		*) frags+=("$f") ;;
+		esac
+	done
+	;;
+*) die "KERNEL_VARIANT is test or bench, not '$KERNEL_VARIANT'" ;;
+esac
+obj=$vdir/obj
+lg=kernel${KERNEL_VARIANT:+-$KERNEL_VARIANT}	# log names
+lg=${lg%-test}
+mkdir -p "$kdir" "$vdir" "$obj"
 
 [ -r "$tarball" ] || die "$tarball missing: run make deps"
 
@@ -44,11 +67,10 @@ cp "$top/offload-api/p4nic_abi.h" "$kdir/stage/include/linux/"
 sync_overlay "$kdir/stage/include/linux" "$src/include/linux" "$kdir/abi.manifest"
 
 # 4. Configuration: tinyconfig + fragments, redone only when they change.
-frags=("$top"/kernel/config/*.config)
 chash=$(hash_of "${frags[@]}")
-if [ ! -e "$obj/.config" ] || [ "$(cat "$kdir/config.stamp" 2>/dev/null)" != "$chash" ]; then
+if [ ! -e "$obj/.config" ] || [ "$(cat "$vdir/config.stamp" 2>/dev/null)" != "$chash" ]; then
 	say "configuring (tinyconfig + ${#frags[@]} fragments)"
-	run_logged kernel-config sh -c "
+	run_logged $lg-config sh -c "
 		make -C '$src' O='$obj' tinyconfig &&
 		cd '$obj' && '$src/scripts/kconfig/merge_config.sh' -m -O '$obj' '$obj/.config' $(printf "'%s' " "${frags[@]}") &&
 		make -C '$src' O='$obj' olddefconfig"
@@ -74,18 +96,20 @@ if [ ! -e "$obj/.config" ] || [ "$(cat "$kdir/config.stamp" 2>/dev/null)" != "$c
 			;;
 		esac
 	done < <(cat "${frags[@]}")
-	[ "$bad" = 0 ] || die "configuration fragments did not all apply (log: $logs/kernel-config.log)"
-	echo "$chash" >"$kdir/config.stamp"
+	[ "$bad" = 0 ] || die "configuration fragments did not all apply (log: $logs/$lg-config.log)"
+	echo "$chash" >"$vdir/config.stamp"
 fi
 
 # 5. Build.  LOCALVERSION set (empty) keeps setlocalversion from appending
 # a "+" because the source tree is a git repository.
-say "make bzImage modules (-j$jobs; log: $logs/kernel-build.log)"
-run_logged kernel-build make -C "$src" O="$obj" -j"$jobs" LOCALVERSION= bzImage modules
-run_logged kernel-modules-install sh -c "rm -rf '$kdir/mods.tmp' &&
-	make -C '$src' O='$obj' LOCALVERSION= INSTALL_MOD_PATH='$kdir/mods.tmp' modules_install &&
-	rm -rf '$kdir/mods' && mv '$kdir/mods.tmp' '$kdir/mods'"
-run_logged kernel-headers-install make -C "$src" O="$obj" INSTALL_HDR_PATH="$kdir/headers" headers_install
-cp "$obj/arch/x86/boot/bzImage" "$kdir/bzImage.tmp" && mv "$kdir/bzImage.tmp" "$kdir/bzImage"
-make -s -C "$src" O="$obj" LOCALVERSION= kernelrelease >"$kdir/release"
-say "ok: $(cat "$kdir/release")"
+say "make bzImage modules (-j$jobs; log: $logs/$lg-build.log)"
+run_logged $lg-build make -C "$src" O="$obj" -j"$jobs" LOCALVERSION= bzImage modules
+run_logged $lg-modules-install sh -c "rm -rf '$vdir/mods.tmp' &&
+	make -C '$src' O='$obj' LOCALVERSION= INSTALL_MOD_PATH='$vdir/mods.tmp' modules_install &&
+	rm -rf '$vdir/mods' && mv '$vdir/mods.tmp' '$vdir/mods'"
+# iproute2 builds against the test kernel's headers; the UAPI is the same
+[ "$vdir" != "$kdir" ] ||
+	run_logged kernel-headers-install make -C "$src" O="$obj" INSTALL_HDR_PATH="$kdir/headers" headers_install
+cp "$obj/arch/x86/boot/bzImage" "$vdir/bzImage.tmp" && mv "$vdir/bzImage.tmp" "$vdir/bzImage"
+make -s -C "$src" O="$obj" LOCALVERSION= kernelrelease >"$vdir/release"
+say "ok: $(cat "$vdir/release") (${KERNEL_VARIANT:-test})"
