@@ -99,6 +99,33 @@ p4_filter_stat() {
 		"[f for f in j if 'options' in f][0]['options']['$3']"
 }
 
+# replace_under_pings PIPE ROUNDS NS DST COUNT DEV...: ping DST from
+# namespace NS (COUNT pings, 50 ms apart) while the p4 filter of pipeline
+# PIPE at ingress prio 1 of each DEV is replaced ROUNDS times.  Every
+# packet meets the old filter or the new one, never a half-built one, so
+# a lost ping fails.
+replace_under_pings() {
+	local pipe=$1 rounds=$2 ns=$3 dst=$4 count=$5 d r pinger out
+	local -A handle
+	shift 5
+	for d in "$@"; do
+		handle[$d]=$(json_get "$(tc -j filter show dev "$d" ingress prio 1)" \
+			"[f for f in j if 'options' in f][0]['options']['handle']")
+	done
+	out=$(mktemp)
+	ip netns exec "$ns" ping -i 0.05 -c "$count" -W 2 -q "$dst" >"$out" 2>&1 &
+	pinger=$!
+	for r in $(seq 1 "$rounds"); do
+		for d in "$@"; do
+			tc filter replace dev "$d" ingress prio 1 \
+				handle "${handle[$d]}" p4 pname "$pipe" ||
+				fail "replace $r on $d"
+		done
+	done
+	wait $pinger || fail "pings lost while the filters were replaced: $(tail -2 "$out")"
+	rm -f "$out"
+}
+
 # action_packets DEV PRIO: packets the first action of DEV's ingress
 # filter at PRIO counted
 action_packets() {

@@ -66,21 +66,7 @@ n=$(json_get "$j" 'j[1]["entries"][0]["stats"]["packets"]')
 [ "$n" -ge 3 ] 2>/dev/null || fail "h2's entry counted '$n' packets, expected 3 or more"
 # Replace the filters while pings flow: each frame is switched by the old
 # filter or the new one, never by a half-built one, so none is lost.
-for i in 1 2; do
-	h=$(json_get "$(tc -j filter show dev p$i ingress prio 1)" \
-		"[f for f in j if 'options' in f][0]['options']['handle']")
-	eval "h_$i=$h"
-done
-ip netns exec h1 ping -i 0.05 -c 60 -W 2 -q 10.3.0.2 >"$cap" 2>&1 &
-pinger=$!
-for r in $(seq 1 6); do
-	for i in 1 2; do
-		eval "h=\$h_$i"
-		tc filter replace dev p$i ingress prio 1 handle "$h" p4 \
-			pname l2switch || fail "replace $r on p$i"
-	done
-done
-wait $pinger || fail "pings lost while the filters were replaced: $(tail -2 "$cap")"
+replace_under_pings l2switch 6 h1 10.3.0.2 60 p1 p2
 
 expect_err "flood is for the default only" 255 "defaultonly: not for entries" \
 	$RT dstAddr 02:00:00:00:00:99 action l2switch/cb/flood param p1 p1 \

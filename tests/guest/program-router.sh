@@ -77,21 +77,7 @@ n=$(json_get "$j" 'j[1]["entries"][0]["stats"]["packets"]')
 
 # Replace the filters while pings flow: each packet is routed by the old
 # filter or the new one, never by a half-built one, so none is lost.
-for d in b0 b1; do
-	h=$(json_get "$(tc -j filter show dev $d ingress prio 1)" \
-		"[f for f in j if 'options' in f][0]['options']['handle']")
-	eval "h_$d=$h"
-done
-ip netns exec sa ping -i 0.05 -c 100 -W 2 -q 10.2.0.1 >"$cap" 2>&1 &
-pinger=$!
-for i in $(seq 1 8); do
-	for d in b0 b1; do
-		eval "h=\$h_$d"
-		tc filter replace dev $d ingress prio 1 handle "$h" p4 pname router ||
-			fail "replace $i on $d"
-	done
-done
-wait $pinger || fail "pings lost while the filters were replaced: $(tail -2 "$cap")"
+replace_under_pings router 8 sa 10.2.0.1 100 b0 b1
 
 # Malformed and truncated IPv4: an IHL below 5 and a header cut short are
 # rejected by the parse graph (counted, dropped); a header with options
