@@ -58,12 +58,67 @@ struct p4tc_type_mask_shift {
 	u8 width;
 };
 
-void p4t_val_ones(struct p4t_val *v, unsigned int width);
-void p4t_val_shl(struct p4t_val *v, unsigned int s);
-void p4t_val_shr(struct p4t_val *v, unsigned int s);
-bool p4t_val_bit(const struct p4t_val *v, unsigned int bit);
+/*
+ * 128-bit helpers on struct p4t_val.  Inline: the datapath calls them for
+ * every operand of every command, and a call costs more than their work.
+ */
+
+/* @v = the low @width bits set */
+static inline void p4t_val_ones(struct p4t_val *v, unsigned int width)
+{
+	v->w[0] = width >= 64 ? ~0ULL : (1ULL << width) - 1;
+	v->w[1] = width >= 128 ? ~0ULL :
+		  width > 64 ? (1ULL << (width - 64)) - 1 : 0;
+}
+
+static inline void p4t_val_shl(struct p4t_val *v, unsigned int s)
+{
+	if (!s)
+		return;
+	if (s >= 128) {
+		v->w[0] = 0;
+		v->w[1] = 0;
+	} else if (s >= 64) {
+		v->w[1] = v->w[0] << (s - 64);
+		v->w[0] = 0;
+	} else {
+		v->w[1] = (v->w[1] << s) | (v->w[0] >> (64 - s));
+		v->w[0] <<= s;
+	}
+}
+
+static inline void p4t_val_shr(struct p4t_val *v, unsigned int s)
+{
+	if (!s)
+		return;
+	if (s >= 128) {
+		v->w[0] = 0;
+		v->w[1] = 0;
+	} else if (s >= 64) {
+		v->w[0] = v->w[1] >> (s - 64);
+		v->w[1] = 0;
+	} else {
+		v->w[0] = (v->w[0] >> s) | (v->w[1] << (64 - s));
+		v->w[1] >>= s;
+	}
+}
+
+static inline bool p4t_val_bit(const struct p4t_val *v, unsigned int bit)
+{
+	return (v->w[bit / 64] >> (bit % 64)) & 1;
+}
+
+/* Keep the low @width bits of @v. */
+static inline void p4t_val_trunc(struct p4t_val *v, unsigned int width)
+{
+	struct p4t_val m;
+
+	p4t_val_ones(&m, width);
+	v->w[0] &= m.w[0];
+	v->w[1] &= m.w[1];
+}
+
 void p4t_val_sign_extend(struct p4t_val *v, unsigned int width);
-void p4t_val_trunc(struct p4t_val *v, unsigned int width);
 
 const struct p4tc_type *p4type_find_byid(int typeid);
 bool p4tc_type_unsigned(int typeid);

@@ -137,7 +137,17 @@ static void bytes_read_bits(const u8 *p, u32 shift, u16 bits,
 			    struct p4t_val *v)
 {
 	u32 n = (shift + bits + 7) / 8, i;
+	u64 x = 0;
 
+	/* Most fields fit in 8 bytes: one 64-bit word, no 128-bit shifts */
+	if (n <= 8) {
+		for (i = 0; i < n; i++)
+			x = x << 8 | p[i];
+		x >>= n * 8 - shift - bits;
+		v->w[0] = bits >= 64 ? x : x & ((1ULL << bits) - 1);
+		v->w[1] = 0;
+		return;
+	}
 	v->w[0] = 0;
 	v->w[1] = 0;
 	for (i = 0; i < n; i++) {
@@ -156,6 +166,17 @@ static void bytes_write_bits(u8 *p, u32 shift, u16 bits,
 	unsigned int low = n * 8 - shift - bits;
 	struct p4t_val old, m, nv = *v;
 
+	if (n <= 8) {
+		u64 w = 0, mask;
+
+		for (i = 0; i < n; i++)
+			w = w << 8 | p[i];
+		mask = (bits >= 64 ? ~0ULL : (1ULL << bits) - 1) << low;
+		w = (w & ~mask) | ((v->w[0] << low) & mask);
+		for (i = n; i--; w >>= 8)
+			p[i] = w;
+		return;
+	}
 	bytes_read_bits(p, 0, n * 8, &old);
 	p4t_val_ones(&m, bits);
 	p4t_val_shl(&m, low);
