@@ -28,7 +28,7 @@ cleanup() {
 	tc qdisc del dev b0 clsact 2>/dev/null
 	ip link del b0 2>/dev/null
 	$P del pipeline/pcls 2>/dev/null
-	rm -f "$batch"
+	rm -f "$batch" "${pings:-}"
 }
 trap cleanup EXIT
 
