@@ -15,8 +15,14 @@ void *fw_big_zalloc(size_t bytes)
 {
 	void *p;
 
-	if (bytes < BIG)
-		return calloc(1, bytes);
+	if (bytes < BIG) {
+		/* whole cache lines, so a 64-byte bucket is one line */
+		bytes = (bytes + 63) & ~(size_t)63;
+		p = aligned_alloc(64, bytes);
+		if (p)
+			memset(p, 0, bytes);
+		return p;
+	}
 	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)

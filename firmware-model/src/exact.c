@@ -9,43 +9,47 @@
 #include "hash.h"
 
 /*
- * A slot is a header and the key, inline, so that a lookup usually reads
- * one cache line: tag is the low 31 bits of the key's hash with bit 31 set
- * (0: the slot is empty; tag & mask is the slot's home), then the value,
- * then key_bytes rounded up to 8.
+ * A bucket holds WAYS entries laid out by field, so that for keys of up
+ * to 8 bytes a bucket is exactly one 64-byte cache line:
+ *
+ *	uint32_t tag[WAYS];	0: the way is empty
+ *	uint32_t value[WAYS];
+ *	uint8_t  key[WAYS][kstride];	key_bytes rounded up to 8, zero-padded
+ *
+ * A tag is 32 bits of the key's hash with bit 0 set, and also names the
+ * key's home bucket, (tag * buckets) >> 32, so a bucket count need not be
+ * a power of two and deletion never rehashes a key.  A key lives in its
+ * home bucket or, when that is full, in one of the full buckets after it
+ * (cyclically): a lookup stops at the first bucket with an empty way.
+ * All WAYS tags are compared without a branch per way, so the usual
+ * lookup (a hit or miss in the home bucket) takes one predictable branch
+ * and the CPU can overlap the cache misses of consecutive lookups.
  */
-struct slot_hdr {
-	uint32_t tag;
-	uint32_t value;
-};
+#define WAYS 4u
 
-#define USED 0x80000000u
+_Static_assert(WAYS == 4, "p4fw_exact_lookup_word compares four ways");
 
 struct p4fw_exact {
 	uint32_t key_bytes;
 	uint32_t max_entries;
 	uint32_t count;
-	uint32_t mask;		/* slots - 1 */
-	uint32_t stride;	/* bytes per slot */
+	uint32_t buckets;
+	uint32_t kstride;	/* bytes per key in a bucket */
+	uint32_t bstride;	/* bytes per bucket */
 	uint64_t seed;
-	uint8_t *slots;
+	uint8_t *mem;
 };
 
 struct p4fw_exact *p4fw_exact_create(uint32_t key_bytes, uint32_t max_entries,
 				     int *err)
 {
 	struct p4fw_exact *t;
-	uint64_t slots = 8;
 
 	if (key_bytes == 0 || key_bytes > P4FW_EXACT_MAX_KEY_BYTES ||
 	    max_entries == 0 || max_entries > P4FW_EXACT_MAX_ENTRIES) {
 		*err = -EINVAL;
 		return NULL;
 	}
-	/* At most 3/4 full, so every probe run ends at an empty slot. */
-	while (slots * 3 < (uint64_t)max_entries * 4)
-		slots <<= 1;
-
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		*err = -ENOMEM;
@@ -53,11 +57,17 @@ struct p4fw_exact *p4fw_exact_create(uint32_t key_bytes, uint32_t max_entries,
 	}
 	t->key_bytes = key_bytes;
 	t->max_entries = max_entries;
-	t->mask = (uint32_t)(slots - 1);
-	t->stride = sizeof(struct slot_hdr) + ((key_bytes + 7) & ~7u);
+	/*
+	 * At most 3/4 of the ways in use, and at least two buckets, so
+	 * every run of full buckets ends at one with an empty way.
+	 */
+	t->buckets = (uint32_t)(((uint64_t)max_entries * 4 + 3 * WAYS - 1) /
+				(3 * WAYS)) + 1;
+	t->kstride = (key_bytes + 7) & ~7u;
+	t->bstride = WAYS * (8 + t->kstride);
 	t->seed = p4fw_hash((const uint8_t *)&t, sizeof(t), 0x5eedull);
-	t->slots = fw_big_zalloc(slots * t->stride);
-	if (!t->slots) {
+	t->mem = fw_big_zalloc((size_t)t->buckets * t->bstride);
+	if (!t->mem) {
 		free(t);
 		*err = -ENOMEM;
 		return NULL;
@@ -70,64 +80,100 @@ void p4fw_exact_destroy(struct p4fw_exact *t)
 {
 	if (!t)
 		return;
-	fw_big_free(t->slots, ((size_t)t->mask + 1) * t->stride);
+	fw_big_free(t->mem, (size_t)t->buckets * t->bstride);
 	free(t);
 }
 
-static struct slot_hdr *slot(const struct p4fw_exact *t, uint32_t i)
+static uint8_t *bucket(const struct p4fw_exact *t, uint32_t b)
 {
-	return (struct slot_hdr *)(t->slots + (size_t)i * t->stride);
+	return t->mem + (size_t)b * t->bstride;
 }
 
-static uint8_t *slot_key(struct slot_hdr *s)
+static uint32_t *tags(uint8_t *b)
 {
-	return (uint8_t *)(s + 1);
+	return (uint32_t *)b;
+}
+
+static uint32_t *values(uint8_t *b)
+{
+	return (uint32_t *)b + WAYS;
+}
+
+static uint8_t *key_at(const struct p4fw_exact *t, uint8_t *b, uint32_t way)
+{
+	return b + WAYS * 8 + way * t->kstride;
+}
+
+static uint32_t home(const struct p4fw_exact *t, uint32_t tag)
+{
+	return (uint32_t)(((uint64_t)tag * t->buckets) >> 32);
+}
+
+static uint32_t next(const struct p4fw_exact *t, uint32_t b)
+{
+	return b + 1 == t->buckets ? 0 : b + 1;
 }
 
 static uint32_t tag_of(const struct p4fw_exact *t, const uint8_t *key)
 {
-	uint64_t w = 0;
-
-	if (t->key_bytes <= 8) {
-		memcpy(&w, key, t->key_bytes);
-		return (uint32_t)p4fw_hash64(w, t->seed) | USED;
-	}
-	return (uint32_t)p4fw_hash(key, t->key_bytes, t->seed) | USED;
+	if (t->key_bytes <= 8)
+		return (uint32_t)p4fw_hash64(p4fw_load_small(key, t->key_bytes),
+					     t->seed) | 1;
+	return (uint32_t)p4fw_hash(key, t->key_bytes, t->seed) | 1;
 }
 
-/* The slot holding KEY, or -1 with *hole the empty slot ending the run. */
-static int64_t find(const struct p4fw_exact *t, const uint8_t *key,
-		    uint32_t tag, uint32_t *hole)
+/* Bit i set when way i of bucket B is empty. */
+static unsigned int empty_ways(uint8_t *b)
 {
-	uint32_t i = tag & t->mask;
+	unsigned int m = 0, i;
+
+	for (i = 0; i < WAYS; i++)
+		m |= (unsigned int)(tags(b)[i] == 0) << i;
+	return m;
+}
+
+/*
+ * Find KEY: 0 with *bp, *wayp its place, or -ENOENT with *bp the first
+ * bucket with an empty way, where KEY would go.
+ */
+static int find(const struct p4fw_exact *t, const uint8_t *key, uint32_t tag,
+		uint32_t *bp, uint32_t *wayp)
+{
+	uint32_t b = home(t, tag), i;
 
 	for (;;) {
-		struct slot_hdr *s = slot(t, i);
+		uint8_t *bk = bucket(t, b);
 
-		if (!s->tag) {
-			if (hole)
-				*hole = i;
-			return -1;
+		for (i = 0; i < WAYS; i++)
+			if (tags(bk)[i] == tag &&
+			    !memcmp(key_at(t, bk, i), key, t->key_bytes)) {
+				*bp = b;
+				*wayp = i;
+				return 0;
+			}
+		if (empty_ways(bk)) {
+			*bp = b;
+			return -ENOENT;
 		}
-		if (s->tag == tag && !memcmp(slot_key(s), key, t->key_bytes))
-			return i;
-		i = (i + 1) & t->mask;
+		b = next(t, b);
 	}
 }
 
 int p4fw_exact_add(struct p4fw_exact *t, const uint8_t *key, uint32_t value)
 {
-	uint32_t tag = tag_of(t, key), hole;
-	struct slot_hdr *s;
+	uint32_t tag = tag_of(t, key), b, way;
+	uint8_t *bk;
 
-	if (find(t, key, tag, &hole) >= 0)
+	if (!find(t, key, tag, &b, &way))
 		return -EEXIST;
 	if (t->count == t->max_entries)
 		return -ENOSPC;
-	s = slot(t, hole);
-	memcpy(slot_key(s), key, t->key_bytes);
-	s->value = value;
-	s->tag = tag;
+	bk = bucket(t, b);
+	way = (uint32_t)__builtin_ctz(empty_ways(bk));
+	memset(key_at(t, bk, way), 0, t->kstride);
+	memcpy(key_at(t, bk, way), key, t->key_bytes);
+	values(bk)[way] = value;
+	tags(bk)[way] = tag;
 	t->count++;
 	return 0;
 }
@@ -135,90 +181,110 @@ int p4fw_exact_add(struct p4fw_exact *t, const uint8_t *key, uint32_t value)
 int p4fw_exact_replace(struct p4fw_exact *t, const uint8_t *key,
 		       uint32_t value)
 {
-	int64_t i = find(t, key, tag_of(t, key), NULL);
+	uint32_t b, way;
 
-	if (i < 0)
+	if (find(t, key, tag_of(t, key), &b, &way))
 		return -ENOENT;
-	slot(t, (uint32_t)i)->value = value;
+	values(bucket(t, b))[way] = value;
 	return 0;
+}
+
+/* Buckets from A forward to B, cyclically. */
+static uint32_t dist(const struct p4fw_exact *t, uint32_t a, uint32_t b)
+{
+	return b >= a ? b - a : b + t->buckets - a;
 }
 
 int p4fw_exact_del(struct p4fw_exact *t, const uint8_t *key, uint32_t *value)
 {
-	int64_t found = find(t, key, tag_of(t, key), NULL);
-	uint32_t i, j, home;
+	uint32_t hole, hway, b, i;
+	uint8_t *hk, *bk;
+	int run_ends;
 
-	if (found < 0)
+	if (find(t, key, tag_of(t, key), &hole, &hway))
 		return -ENOENT;
-	i = (uint32_t)found;
+	hk = bucket(t, hole);
 	if (value)
-		*value = slot(t, i)->value;
+		*value = values(hk)[hway];
 	t->count--;
 
 	/*
-	 * Backward-shift deletion: move each later member of the run into
-	 * the hole when its home does not lie cyclically in (hole, itself],
-	 * so lookups never need tombstones.
+	 * The hole may end a run that keys after it relied on: bring back
+	 * into it a later key of the run whose home is at or before the
+	 * hole, which leaves a hole where that key was; repeat until the
+	 * scan passes a bucket that had an empty way (the run's end).
 	 */
-	j = i;
-	for (;;) {
-		j = (j + 1) & t->mask;
-		if (!slot(t, j)->tag)
+	run_ends = empty_ways(hk) != 0;
+	for (b = next(t, hole); !run_ends; b = next(t, b)) {
+		bk = bucket(t, b);
+		run_ends = empty_ways(bk) != 0;
+		for (i = 0; i < WAYS; i++) {
+			uint32_t tag = tags(bk)[i];
+
+			if (!tag || dist(t, home(t, tag), b) < dist(t, hole, b))
+				continue;
+			memcpy(key_at(t, hk, hway), key_at(t, bk, i),
+			       t->kstride);
+			values(hk)[hway] = values(bk)[i];
+			tags(hk)[hway] = tag;
+			hole = b;
+			hway = i;
+			hk = bk;
 			break;
-		home = slot(t, j)->tag & t->mask;
-		if (((j - home) & t->mask) >= ((j - i) & t->mask)) {
-			memcpy(slot(t, i), slot(t, j), t->stride);
-			i = j;
 		}
 	}
-	slot(t, i)->tag = 0;
+	tags(hk)[hway] = 0;
 	return 0;
 }
 
 /*
  * Keys of up to 8 bytes (most P4 keys: an address, a port, a MAC) are
- * hashed and compared as one zero-padded word; slot keys are padded with
- * zeros, so the word compare is exact.
+ * hashed and compared as one zero-padded word, all four ways at once;
+ * a slot's key bytes read as that word because the model runs on
+ * little-endian hosts only (hash.h).
  */
-static int lookup_small(const struct p4fw_exact *t, const uint8_t *key,
-			uint32_t *value)
+int p4fw_exact_lookup_word(const struct p4fw_exact *t, uint64_t w,
+			   uint32_t *value)
 {
-	uint64_t w = 0, k;
-	uint32_t tag, i;
+	uint32_t tag = (uint32_t)p4fw_hash64(w, t->seed) | 1, b;
 
-	memcpy(&w, key, t->key_bytes);
-	tag = (uint32_t)p4fw_hash64(w, t->seed) | USED;
-	for (i = tag & t->mask;; i = (i + 1) & t->mask) {
-		struct slot_hdr *s = slot(t, i);
+	for (b = home(t, tag);; b = next(t, b)) {
+		uint8_t *bk = bucket(t, b);
+		const uint32_t *tg = tags(bk);
+		uint64_t k[WAYS];
+		unsigned int hit;
 
-		if (!s->tag)
-			return -ENOENT;
-		memcpy(&k, slot_key(s), 8);
-		if (s->tag == tag && k == w) {
-			*value = s->value;
+		memcpy(k, key_at(t, bk, 0), sizeof(k));
+		hit = ((tg[0] == tag) & (k[0] == w)) |
+		      ((tg[1] == tag) & (k[1] == w)) << 1 |
+		      ((tg[2] == tag) & (k[2] == w)) << 2 |
+		      ((tg[3] == tag) & (k[3] == w)) << 3;
+		if (hit) {
+			*value = values(bk)[__builtin_ctz(hit)];
 			return 0;
 		}
+		if (empty_ways(bk))
+			return -ENOENT;
 	}
 }
 
 int p4fw_exact_lookup(const struct p4fw_exact *t, const uint8_t *key,
 		      uint32_t *value)
 {
-	int64_t i;
+	uint32_t b, way;
 
 	if (t->key_bytes <= 8)
-		return lookup_small(t, key, value);
-	i = find(t, key, tag_of(t, key), NULL);
-
-	if (i < 0)
+		return p4fw_exact_lookup_word(t, p4fw_load_small(key,
+							 t->key_bytes), value);
+	if (find(t, key, tag_of(t, key), &b, &way))
 		return -ENOENT;
-	*value = slot(t, (uint32_t)i)->value;
+	*value = values(bucket(t, b))[way];
 	return 0;
 }
 
 void p4fw_exact_flush(struct p4fw_exact *t)
 {
-	memset(t->slots, 0, ((size_t)t->mask + 1) * t->stride);
+	memset(t->mem, 0, (size_t)t->buckets * t->bstride);
 	t->count = 0;
 }
 
@@ -229,5 +295,5 @@ uint32_t p4fw_exact_count(const struct p4fw_exact *t)
 
 size_t p4fw_exact_footprint(const struct p4fw_exact *t)
 {
-	return sizeof(*t) + ((size_t)t->mask + 1) * t->stride;
+	return sizeof(*t) + (size_t)t->buckets * t->bstride;
 }

@@ -93,7 +93,7 @@ static void test_full_table_refuses_then_accepts_after_delete(void **state)
 
 static void test_key_lengths(void **state)
 {
-	static const uint32_t lens[] = { 1, 3, 8, 13, 16, 63, 64, 72 };
+	static const uint32_t lens[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 16, 63, 64, 72 };
 	uint8_t k[P4FW_EXACT_MAX_KEY_BYTES];
 	uint32_t v;
 	size_t n;
@@ -127,29 +127,30 @@ static void test_key_lengths(void **state)
 
 /*
  * Random adds, replaces and deletes over a small key space in a small
- * table (long probe runs, many backward shifts), checked after every
- * operation against a plain array.
+ * table, checked after every operation against a plain array.  ADDS of
+ * every 8 operations are adds, one a replace, the rest deletes: at 5 adds
+ * the table stays at its capacity, so runs of full buckets are long and
+ * deletes move keys back.
  */
-static void test_random_against_reference(void **state)
+static void random_against_reference(uint32_t key_bytes, uint32_t adds)
 {
 	enum { SPACE = 512, CAP = 300, OPS = 20000 };
 	static int32_t ref[SPACE];	/* -1: absent, else the value */
 	struct p4fw_exact *t;
-	uint32_t rng = 12345, v, count = 0, i, key;
-	uint8_t k[4];
+	uint32_t rng = 12345, v, count = 0, i, key, what;
+	uint8_t k[16] = { 0 };
 	int err, op;
 
-	(void)state;
-	t = p4fw_exact_create(4, CAP, &err);
+	t = p4fw_exact_create(key_bytes, CAP, &err);
 	assert_non_null(t);
 	for (i = 0; i < SPACE; i++)
 		ref[i] = -1;
 	for (op = 0; op < OPS; op++) {
 		rng = rng * 1103515245u + 12345u;
 		key = (rng >> 8) % SPACE;
-		key32(k, key);
-		switch ((rng >> 4) % 3) {
-		case 0:
+		key32(k + key_bytes - 4, key);
+		what = (rng >> 4) % 8;
+		if (what < adds) {
 			err = p4fw_exact_add(t, k, (uint32_t)op);
 			if (ref[key] >= 0) {
 				assert_int_equal(err, -EEXIST);
@@ -160,14 +161,12 @@ static void test_random_against_reference(void **state)
 				ref[key] = op;
 				count++;
 			}
-			break;
-		case 1:
+		} else if (what == adds) {
 			err = p4fw_exact_replace(t, k, (uint32_t)op);
 			assert_int_equal(err, ref[key] >= 0 ? 0 : -ENOENT);
 			if (ref[key] >= 0)
 				ref[key] = op;
-			break;
-		default:
+		} else {
 			err = p4fw_exact_del(t, k, &v);
 			if (ref[key] >= 0) {
 				assert_int_equal(err, 0);
@@ -182,7 +181,7 @@ static void test_random_against_reference(void **state)
 		if (op % 97)
 			continue;
 		for (i = 0; i < SPACE; i++) {
-			key32(k, i);
+			key32(k + key_bytes - 4, i);
 			err = p4fw_exact_lookup(t, k, &v);
 			if (ref[i] >= 0) {
 				assert_int_equal(err, 0);
@@ -193,6 +192,20 @@ static void test_random_against_reference(void **state)
 		}
 	}
 	p4fw_exact_destroy(t);
+}
+
+static void test_random_against_reference(void **state)
+{
+	(void)state;
+	random_against_reference(4, 3);		/* word compare */
+	random_against_reference(16, 3);	/* byte compare */
+}
+
+static void test_random_at_capacity(void **state)
+{
+	(void)state;
+	random_against_reference(4, 5);
+	random_against_reference(16, 5);
 }
 
 static void test_flush(void **state)
@@ -230,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_full_table_refuses_then_accepts_after_delete),
 		cmocka_unit_test(test_key_lengths),
 		cmocka_unit_test(test_random_against_reference),
+		cmocka_unit_test(test_random_at_capacity),
 		cmocka_unit_test(test_flush),
 	};
 

@@ -4,11 +4,13 @@
  *
  * Keys are byte strings of one fixed length per table (1 to 72 bytes: a
  * P4TC key blob of up to 512 bits, and a tag); values are 32-bit handles
- * the caller gives meaning to (an entry index).  Open addressing with
- * linear probing over a power-of-two slot array kept at most 3/4 full;
- * each slot holds a hash tag, the value and the key inline, so a lookup
- * usually reads one cache line.  Deletion shifts the following run back
- * instead of leaving tombstones, so no operation degrades over time.
+ * the caller gives meaning to (an entry index).  Open addressing over
+ * buckets of four ways, kept at most 3/4 full, probed linearly; a bucket
+ * holds the ways' hash tags, values and keys inline, so a lookup usually
+ * reads one cache line (exactly one for keys of up to 8 bytes) and
+ * compares the four ways without a branch each.  Deletion moves later
+ * keys of the run back instead of leaving tombstones, so no operation
+ * degrades over time.
  * Insert, delete and lookup are O(1) expected; nothing allocates after
  * create.
  *
@@ -45,6 +47,13 @@ int p4fw_exact_del(struct p4fw_exact *t, const uint8_t *key, uint32_t *value);
 /* 0 and *value on a hit, -ENOENT on a miss. */
 int p4fw_exact_lookup(const struct p4fw_exact *t, const uint8_t *key,
 		      uint32_t *value);
+/*
+ * The same for a table of keys of at most 8 bytes, the key given as the
+ * word its bytes make read little-endian, zero-padded: for callers that
+ * compose keys in a register (the ternary table's index).
+ */
+int p4fw_exact_lookup_word(const struct p4fw_exact *t, uint64_t w,
+			   uint32_t *value);
 void p4fw_exact_flush(struct p4fw_exact *t);
 
 uint32_t p4fw_exact_count(const struct p4fw_exact *t);
