@@ -21,7 +21,12 @@
 #include <linux/types.h>
 
 #define P4NIC_ABI_MAJOR 1
-#define P4NIC_ABI_MINOR 1
+/*
+ * 1.1: the firmware version in IDENTIFY.  1.2: setvalid and setinvalid
+ * (P4NIC_OP_SETVALID, P4NIC_OP_SETINVALID, P4NIC_OPND_HEADER), in images
+ * of version 1.2 only.
+ */
+#define P4NIC_ABI_MINOR 2
 
 /* ------------------------------------------------------------------ */
 /* PCI identity and BARs                                               */
@@ -628,7 +633,9 @@ enum p4nic_op {
 	P4NIC_OP_LABEL,		/* no effect */
 	P4NIC_OP_JUMP,		/* then_ctl */
 	P4NIC_OP_RET,		/* end the action: pipe, or a VERDICT */
-	P4NIC_OP_MAX = P4NIC_OP_RET,
+	P4NIC_OP_SETVALID,	/* HEADER: insert it if absent */
+	P4NIC_OP_SETINVALID,	/* HEADER: remove it if present */
+	P4NIC_OP_MAX = P4NIC_OP_SETINVALID,
 };
 
 #define P4NIC_MAX_OPERANDS	9
@@ -660,7 +667,8 @@ enum p4nic_operand_kind {
 	P4NIC_OPND_RESULT,	/* index: P4NIC_RESULT_* */
 	P4NIC_OPND_TABLE,	/* index: TABLES record */
 	P4NIC_OPND_ACTION,	/* index: ACTIONS record */
-	P4NIC_OPND_MAX = P4NIC_OPND_ACTION,
+	P4NIC_OPND_HEADER,	/* index: HEADERS record, not the start */
+	P4NIC_OPND_MAX = P4NIC_OPND_HEADER,
 };
 
 /* Kernel (skb) metadata the device can produce. */

@@ -171,5 +171,26 @@ int main(int argc, char **argv)
 	command(&s, P4NIC_CMD_IDENTIFY, 0, 0, 128, 0, 0, 0);
 	command(&s, P4NIC_CMD_QUERY, 0, 0, 64, P4NIC_QUERY_PIPELINE, 0, 0);
 	finish(&s, argv[1], "calc");
+
+	/* VLAN: a push from port 0, a pop of VLAN 100 from port 3 */
+	memset(&s, 0, sizeof(s));
+	load(&s, program_vlan);
+	memset(key, 0, sizeof(key));
+	memset(mask, 0xff, 6);
+	mask[5] = 0xf0;
+	key[3] = IFX(0);
+	params[0] = 100;
+	params[1] = IFX(3);
+	ib_entry(&e, VLAN_PORT, 0, 0, VLAN_PUSH, 6, key, mask, 2, params);
+	entry(&s, &e);
+	key[3] = IFX(3);
+	key[4] = 100 >> 4;
+	key[5] = (100 << 4) & 0xf0;
+	params[0] = IFX(0);
+	ib_entry(&e, VLAN_PORT, 1, 0, VLAN_POP, 6, key, mask, 1, params);
+	entry(&s, &e);
+	len = rig_ipv4(pkt, 1, 2, 0x01020304, 0x0a010203, 17, 64, 1, 53);
+	packet(&s, 0, pkt, (uint16_t)len);
+	finish(&s, argv[1], "vlan");
 	return 0;
 }

@@ -262,7 +262,7 @@ static int apply_table(struct p4fw *fw, uint32_t ti)
 		ref = &t->dflt[P4NIC_DEFAULT_MISS];
 	}
 	c->hits[c->num_hits++] = (struct fw_hit){ ti, c->hit ? handle :
-						  P4NIC_NONE };
+						  P4NIC_NONE, c->len };
 	if (e && !ref)
 		v = call_action(fw, e->action, e->params);
 	else if (ref->action != P4NIC_NONE)
@@ -345,6 +345,90 @@ static int mirror(struct p4fw *fw, uint32_t port)
 	c->mirror_port[c->num_mirrors] = port;
 	c->mirror_len[c->num_mirrors] = c->len;
 	c->num_mirrors++;
+	return V_PIPE;
+}
+
+/* Whether the parse graph goes from header P straight to header H. */
+static bool leads_to(const struct fw_pipeline *p, uint32_t from, uint32_t h)
+{
+	const struct fw_header *hd = &p->headers[from];
+	uint32_t i;
+
+	if (hd->default_next == h)
+		return true;
+	for (i = 0; i < hd->trans.count; i++)
+		if (p->trans[hd->trans.first + i].next == h)
+			return true;
+	return false;
+}
+
+/* Headers at or after byte AT move by DELTA bytes. */
+static void shift_headers(struct fw_ctx *c, uint32_t at, int32_t delta)
+{
+	uint32_t v = c->valid, i;
+
+	for (i = 0; v; i++, v >>= 1)
+		if (v & 1 && c->hdr_off[i] >= at)
+			c->hdr_off[i] = (uint32_t)((int32_t)c->hdr_off[i] + delta);
+}
+
+/*
+ * setvalid: a header the packet lacks goes in, fixed_len bytes of zeros,
+ * right after the last header present that the parse graph leads from to
+ * it; with none, nothing happens (as a write to an absent header).  A
+ * frame that would outgrow P4NIC_PKT_MAX goes to the host, whose
+ * software has no such limit.
+ */
+static int set_valid(struct p4fw *fw, uint32_t h)
+{
+	const struct fw_pipeline *p = fw->pipe;
+	struct fw_ctx *c = &fw->ctx;
+	uint32_t i, at = 0, len = p->headers[h].fixed_len;
+	bool found = false;
+
+	if (c->valid & 1u << h)
+		return V_PIPE;
+	for (i = 0; i < p->num_headers; i++) {
+		uint32_t end = c->hdr_off[i] + c->hdr_len[i];
+
+		if (c->valid & 1u << i && leads_to(p, i, h) &&
+		    (!found || end > at)) {
+			at = end;
+			found = true;
+		}
+	}
+	if (!found)
+		return V_PIPE;
+	if (c->len + len > P4NIC_PKT_MAX) {
+		punt(c, P4NIC_RX_UNSUPPORTED, 0);
+		return V_PUNT;
+	}
+	memmove(c->pkt + at + len, c->pkt + at, c->len - at);
+	memset(c->pkt + at, 0, len);
+	c->len += len;
+	shift_headers(c, at, (int32_t)len);
+	c->hdr_off[h] = at;
+	c->hdr_len[h] = len;
+	c->valid |= 1u << h;
+	c->kmeta[P4NIC_KMETA_PKTLEN] = c->len;
+	return V_PIPE;
+}
+
+/* setinvalid: a header the packet has goes out of it. */
+static int set_invalid(struct p4fw *fw, uint32_t h)
+{
+	struct fw_ctx *c = &fw->ctx;
+	uint32_t at, len;
+
+	if (!(c->valid & 1u << h))
+		return V_PIPE;
+	at = c->hdr_off[h];
+	len = c->hdr_len[h];
+	memmove(c->pkt + at, c->pkt + at + len, c->len - at - len);
+	c->len -= len;
+	c->valid &= ~(1u << h);
+	shift_headers(c, at + len, -(int32_t)len);
+	c->kmeta[P4NIC_KMETA_PKTLEN] = c->len;
 	return V_PIPE;
 }
 
@@ -441,6 +525,12 @@ static int run(struct p4fw *fw, struct fw_span prog, const u128 *params)
 		case P4NIC_OP_MIRROR_PORT_EGRESS:
 			r = mirror(fw, port_of(fw, rd(p, c, &o[0], params)));
 			break;
+		case P4NIC_OP_SETVALID:
+			r = set_valid(fw, o[0].index);
+			break;
+		case P4NIC_OP_SETINVALID:
+			r = set_invalid(fw, o[0].index);
+			break;
 		case P4NIC_OP_RET:
 			if (in->then_ctl == P4NIC_CTL_VERDICT) {
 				r = control(c, in->then_ctl, in->then_arg, &pc);
@@ -484,6 +574,7 @@ static bool parse(const struct fw_pipeline *p, struct fw_ctx *c)
 			hlen = (uint32_t)n;
 		}
 		c->hdr_off[h] = off;
+		c->hdr_len[h] = hlen;
 		c->valid |= 1u << h;
 		off += hlen;
 		if (hd->sel_field != P4NIC_NONE) {
@@ -577,7 +668,7 @@ static void commit(struct p4fw *fw, struct p4fw_verdict *v)
 
 			t->hits++;
 			e->packets++;
-			e->bytes += c->len;
+			e->bytes += c->hits[i].len;
 		}
 	}
 	for (i = 0; i < c->num_mirrors; i++) {
@@ -639,6 +730,7 @@ void p4fw_process(struct p4fw *fw, uint32_t in_port, const uint8_t *pkt,
 	}
 	commit(fw, v);
 	v->data = fw->work;
+	v->len = c->len;	/* setvalid and setinvalid change it */
 	switch (r) {
 	case V_DROP:
 		v->kind = P4FW_DROP;
@@ -648,7 +740,7 @@ void p4fw_process(struct p4fw *fw, uint32_t in_port, const uint8_t *pkt,
 		v->kind = P4FW_TX;
 		v->port = c->egress;
 		fw->ports[c->egress].tx_packets++;
-		fw->ports[c->egress].tx_bytes += len;
+		fw->ports[c->egress].tx_bytes += c->len;
 		return;
 	default:
 		v->reason = P4NIC_RX_PASS;

@@ -20,6 +20,7 @@ struct fw_port {
 struct fw_hit {
 	uint32_t table;
 	uint32_t handle;	/* P4NIC_NONE: a miss */
+	uint32_t len;		/* the frame's bytes at the lookup */
 };
 
 struct fw_undo {
@@ -34,6 +35,7 @@ struct fw_ctx {
 	uint32_t in_port;
 	uint32_t valid;		/* bit per header index */
 	uint32_t hdr_off[FW_MAX_HEADERS];
+	uint32_t hdr_len[FW_MAX_HEADERS];
 	u128 meta[FW_MAX_METADATA];
 	u128 kmeta[P4NIC_KMETA_MAX + 1];
 	uint32_t kmeta_bad;	/* bit per P4NIC_KMETA_*: reading punts */

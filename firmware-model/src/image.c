@@ -476,10 +476,15 @@ static int read_operands(struct loader *l)
 			if (o->index >= p->num_actions)
 				return bad(l, P4NIC_SECT_OPERANDS, i);
 			break;
+		case P4NIC_OPND_HEADER:
+			if (o->index >= p->num_headers)
+				return bad(l, P4NIC_SECT_OPERANDS, i);
+			break;
 		default:
 			return bad(l, P4NIC_SECT_OPERANDS, i);
 		}
-		if (o->kind == P4NIC_OPND_TABLE || o->kind == P4NIC_OPND_ACTION)
+		if (o->kind == P4NIC_OPND_TABLE || o->kind == P4NIC_OPND_ACTION ||
+		    o->kind == P4NIC_OPND_HEADER)
 			continue;	/* references, not values */
 		if (o->container_bits == 0 || o->container_bits > max_bits ||
 		    (want && o->container_bits != want) ||
@@ -502,7 +507,8 @@ static int read_operands(struct loader *l)
 
 static bool is_value(const struct fw_operand *o)
 {
-	return o->kind != P4NIC_OPND_TABLE && o->kind != P4NIC_OPND_ACTION;
+	return o->kind != P4NIC_OPND_TABLE && o->kind != P4NIC_OPND_ACTION &&
+	       o->kind != P4NIC_OPND_HEADER;
 }
 
 static bool is_writable(const struct fw_operand *o)
@@ -808,6 +814,17 @@ static int check_prog(struct loader *l, struct fw_span prog,
 		case P4NIC_OP_JUMP:
 		case P4NIC_OP_RET:
 			if (nops)
+				return bad(l, P4NIC_SECT_INSNS, n);
+			break;
+		case P4NIC_OP_SETVALID:
+		case P4NIC_OP_SETINVALID:
+			/*
+			 * 1.2 images only; the start header is always there,
+			 * not a target.
+			 */
+			if (fw_le16(l->img + 6) < 2 || nops != 1 ||
+			    o[0].kind != P4NIC_OPND_HEADER ||
+			    o[0].index == p->start_header)
 				return bad(l, P4NIC_SECT_INSNS, n);
 			break;
 		default:

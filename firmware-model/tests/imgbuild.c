@@ -197,6 +197,11 @@ uint32_t ib_tableop(struct ib *b, uint32_t table)
 	return ib_opnd(b, P4NIC_OPND_TABLE, 0, 0, 0, 0, table, 0);
 }
 
+uint32_t ib_headerop(struct ib *b, uint32_t hdr)
+{
+	return ib_opnd(b, P4NIC_OPND_HEADER, 0, 0, 0, 0, hdr, 0);
+}
+
 uint32_t ib_actionop(struct ib *b, uint32_t action)
 {
 	return ib_opnd(b, P4NIC_OPND_ACTION, 0, 0, 0, 0, action, 0);

@@ -53,6 +53,7 @@ uint32_t ib_kmetaop(struct ib *b, uint32_t kmeta);
 uint32_t ib_tableop(struct ib *b, uint32_t table);
 uint32_t ib_actionop(struct ib *b, uint32_t action);
 uint32_t ib_resultop(struct ib *b, uint32_t which);
+uint32_t ib_headerop(struct ib *b, uint32_t hdr);	/* setvalid, setinvalid */
 /* The same operand, sliced to bits [start, end]. */
 uint32_t ib_slice(struct ib *b, uint32_t opnd, uint16_t start, uint16_t end);
 

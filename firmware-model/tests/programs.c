@@ -277,3 +277,70 @@ uint8_t *program_calc(uint32_t *len)
 	ib_free(b);
 	return img;
 }
+
+/*
+ * VLAN push and pop by port: an exact table on (in port, VLAN id; 0 for
+ * an untagged frame) either tags the frame (setvalid vlan, the old
+ * EtherType moves into the tag) and sends it out of a trunk port, or
+ * untags it (setinvalid vlan) and sends it out of an access port; a miss
+ * drops.
+ */
+uint8_t *program_vlan(uint32_t *len)
+{
+	static const uint16_t push_w[] = { 12, 32 }, pop_w[] = { 32 };
+	struct ib *b = ib_new(VLAN_PIPEID);
+	struct ib_table t = { 0 };
+	uint32_t eth, vlan, eth_type, vid, vlan_type, push, pop, drop;
+	uint8_t *img;
+
+	eth = ib_header(b, 1, 14);
+	vlan = ib_header(b, 2, 4);
+	ib_field(b, 1, eth, 0, 48);
+	ib_field(b, 2, eth, 48, 48);
+	eth_type = ib_field(b, 3, eth, 96, 16);
+	vid = ib_field(b, 4, vlan, 4, 12);
+	vlan_type = ib_field(b, 5, vlan, 16, 16);
+	ib_select(b, eth, eth_type, P4NIC_PARSE_ACCEPT);
+	ib_transition(b, eth, 0x8100, 0xffff, vlan);
+	ports(b, 4);
+
+	ib_prog_begin(b);
+	ib_insn(b, P4NIC_OP_SETVALID, OPS(ib_headerop(b, vlan)));
+	ib_insn(b, P4NIC_OP_SET, OPS(ib_fieldop(b, vid), ib_paramop(b, 0, 12)));
+	ib_insn(b, P4NIC_OP_SET, OPS(ib_fieldop(b, vlan_type),
+				     ib_fieldop(b, eth_type)));
+	ib_insn(b, P4NIC_OP_SET, OPS(ib_fieldop(b, eth_type),
+				     ib_const(b, 16, 0x8100)));
+	ib_insn(b, P4NIC_OP_SEND_PORT_EGRESS, OPS(ib_paramop(b, 1, 32)));
+	push = ib_action(b, VLAN_PUSH, 2, push_w, ib_prog_end(b));
+
+	ib_prog_begin(b);
+	ib_insn(b, P4NIC_OP_SET, OPS(ib_fieldop(b, eth_type),
+				     ib_fieldop(b, vlan_type)));
+	ib_insn(b, P4NIC_OP_SETINVALID, OPS(ib_headerop(b, vlan)));
+	ib_insn(b, P4NIC_OP_SEND_PORT_EGRESS, OPS(ib_paramop(b, 0, 32)));
+	pop = ib_action(b, VLAN_POP, 1, pop_w, ib_prog_end(b));
+	drop = verdict_action(b, VLAN_DROP, 2);
+
+	t.id = VLAN_PORT;
+	t.type = P4NIC_TABLE_EXACT;
+	t.key_bits = 44;
+	t.max_entries = 256;
+	t.nkeys = 2;
+	t.keys[0] = ib_kmetaop(b, P4NIC_KMETA_IIF);
+	t.keys[1] = ib_fieldop(b, vid);
+	t.nacts = 3;
+	t.acts[0] = push;
+	t.acts[1] = pop;
+	t.acts[2] = drop;
+	t.hit.action = P4NIC_NONE;
+	t.miss.action = drop;
+	ib_table(b, &t);
+
+	ib_prog_begin(b);
+	ib_insn(b, P4NIC_OP_TABLEAPPLY, OPS(ib_tableop(b, 0)));
+	ib_pipeline(b, eth, ib_prog_end(b));
+	img = ib_finish(b, len);
+	ib_free(b);
+	return img;
+}

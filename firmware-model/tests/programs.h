@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The example programs, as images: what the kernel would build from the
- * templates of tests/programs/ (router, acl, calc).  Shared by the golden
+ * templates of tests/programs/ (router, acl, calc, vlan).  Shared by the golden
  * tests, the fuzz corpus generator and the benchmark.
  */
 #ifndef P4FW_PROGRAMS_H
@@ -32,10 +32,17 @@ enum {
 
 	CALC_PIPEID = 9,
 	CALC_SET_LOW = 20,		/* (value 16) */
+
+	VLAN_PIPEID = 10,
+	VLAN_PORT = 1,			/* exact: in ifindex 32, vid 12 */
+	VLAN_PUSH = 30,			/* (vid 12, ifindex 32) */
+	VLAN_POP = 31,			/* (ifindex 32) */
+	VLAN_DROP = 32,
 };
 
 uint8_t *program_router(uint32_t *len);
 uint8_t *program_acl(uint32_t *len);
 uint8_t *program_calc(uint32_t *len);
+uint8_t *program_vlan(uint32_t *len);
 
 #endif /* P4FW_PROGRAMS_H */

@@ -327,12 +327,85 @@ static void test_calc(void **state)
 	rig_free(r);
 }
 
+static void add_vlan(struct rig *r, uint32_t handle, uint32_t in_ifx,
+		     uint16_t vid, uint32_t action, uint32_t nparams,
+		     const ib_u128 *params)
+{
+	uint8_t key[6] = {
+		(uint8_t)(in_ifx >> 24), (uint8_t)(in_ifx >> 16),
+		(uint8_t)(in_ifx >> 8), (uint8_t)in_ifx,
+		(uint8_t)(vid >> 4), (uint8_t)(vid << 4),
+	};
+	uint8_t mask[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xf0 };
+	struct p4nic_entry e;
+
+	ib_entry(&e, VLAN_PORT, handle, 0, action, 6, key, mask, nparams,
+		 params);
+	assert_int_equal(rig_entry(r, P4NIC_CMD_ENTRY_ADD, &e).status,
+			 P4NIC_ST_OK);
+}
+
+/* setvalid and setinvalid: the frame grows and shrinks by the header. */
+static void test_vlan(void **state)
+{
+	static const uint8_t tag[] = { 0x81, 0x00, 0x00, 0x64, 0x08, 0x00 };
+	static uint8_t big[P4NIC_PKT_MAX];
+	const ib_u128 push[] = { 100, IFX(3) }, pop[] = { IFX(0) };
+	struct rig *r = rig_new(4);
+	uint8_t pkt[128], tagged[132];
+	struct p4fw_verdict v;
+	uint32_t len;
+
+	(void)state;
+	rig_load(r, program_vlan);
+	add_vlan(r, 1, IFX(0), 0, VLAN_PUSH, 2, push);
+	add_vlan(r, 2, IFX(3), 100, VLAN_POP, 1, pop);
+
+	/* An untagged frame from the access port leaves the trunk tagged. */
+	len = rig_ipv4(pkt, MAC_A, MAC_B, IP(10, 0, 0, 1), IP(10, 0, 0, 2), 17,
+		       64, 1, 2);
+	p4fw_process(r->fw, 0, pkt, len, &v);
+	assert_int_equal(v.kind, P4FW_TX);
+	assert_int_equal(v.port, 3);
+	assert_int_equal(v.len, len + 4);
+	assert_memory_equal(v.data, pkt, 12);
+	assert_memory_equal(v.data + 12, tag, sizeof(tag));
+	assert_memory_equal(v.data + 18, pkt + 14, len - 14);
+	memcpy(tagged, v.data, v.len);
+	counter(r, VLAN_PORT, 1, 1, len);	/* bytes as looked up */
+
+	/* Tagged with VLAN 100 from the trunk: untagged, as it came. */
+	p4fw_process(r->fw, 3, tagged, len + 4, &v);
+	assert_int_equal(v.kind, P4FW_TX);
+	assert_int_equal(v.port, 0);
+	assert_int_equal(v.len, len);
+	assert_memory_equal(v.data, pkt, len);
+
+	/* Another VLAN misses and drops; so does a tagged frame from port 0. */
+	tagged[15] = 200;
+	p4fw_process(r->fw, 3, tagged, len + 4, &v);
+	assert_int_equal(v.kind, P4FW_DROP);
+	tagged[15] = 100;
+	p4fw_process(r->fw, 0, tagged, len + 4, &v);
+	assert_int_equal(v.kind, P4FW_DROP);
+
+	/* No room for the tag: the host gets the frame as it came. */
+	memcpy(big, pkt, len);
+	p4fw_process(r->fw, 0, big, sizeof(big), &v);
+	assert_int_equal(v.kind, P4FW_HOST);
+	assert_int_equal(v.reason, P4NIC_RX_UNSUPPORTED);
+	assert_int_equal(v.len, sizeof(big));
+	assert_ptr_equal(v.data, big);
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_router),
 		cmocka_unit_test(test_acl),
 		cmocka_unit_test(test_calc),
+		cmocka_unit_test(test_vlan),
 	};
 
 	return cmocka_run_group_tests_name("golden", tests, NULL, NULL);

@@ -80,6 +80,8 @@ CASE(magic, router, INV, P4NIC_F_IMG_MAGIC, HDR->magic ^= 1)
 CASE(version, router, INV, P4NIC_F_IMG_VERSION, HDR->version_major = 2)
 CASE(minor, router, INV, P4NIC_F_IMG_VERSION,
      HDR->version_minor = P4NIC_ABI_MINOR + 1)
+/* setvalid and setinvalid are 1.2 instructions */
+CASE(minor_setvalid, vlan, INV, P4NIC_F_IMG_INSN, HDR->version_minor = 1)
 CASE(total_len, router, INV, P4NIC_F_IMG_LEN, HDR->total_len += 8)
 CASE(truncated, router, INV, P4NIC_F_IMG_LEN, *len -= 1)
 CASE(nsections, router, INV, P4NIC_F_IMG_SECTION, HDR->num_sections = 99)
@@ -240,6 +242,35 @@ static void test_semantic(void **state)
 	ib_pipeline(b, P4NIC_NONE, ib_prog_end(b));
 	expect_built(b, INV, P4NIC_F_IMG_INSN);
 
+	/* setvalid names a header, never the start one; a header is no value. */
+	b = ib_new(1);
+	a = ib_header(b, 1, 14);
+	ib_prog_begin(b);
+	ib_insn(b, P4NIC_OP_SETVALID, OPS(ib_headerop(b, a)));
+	ib_pipeline(b, a, ib_prog_end(b));
+	expect_built(b, INV, P4NIC_F_IMG_INSN);
+	b = ib_new(1);
+	m8 = ib_metadata(b, 1, 8, 0);
+	ib_prog_begin(b);
+	ib_insn(b, P4NIC_OP_SETINVALID, OPS(ib_metaop(b, m8)));
+	ib_pipeline(b, P4NIC_NONE, ib_prog_end(b));
+	expect_built(b, INV, P4NIC_F_IMG_INSN);
+	b = ib_new(1);
+	a = ib_header(b, 1, 14);
+	ib_header(b, 2, 4);
+	ib_prog_begin(b);
+	ib_insn(b, P4NIC_OP_SETVALID, OPS(ib_headerop(b, 2)));
+	ib_pipeline(b, a, ib_prog_end(b));
+	expect_built(b, INV, P4NIC_F_IMG_OPERAND);
+	b = ib_new(1);
+	m8 = ib_metadata(b, 1, 8, 0);
+	a = ib_header(b, 1, 14);
+	ib_header(b, 2, 4);
+	ib_prog_begin(b);
+	ib_insn(b, P4NIC_OP_SET, OPS(ib_metaop(b, m8), ib_headerop(b, 1)));
+	ib_pipeline(b, a, ib_prog_end(b));
+	expect_built(b, INV, P4NIC_F_IMG_INSN);
+
 	/* The smallest valid image: a pipeline that does nothing. */
 	b = ib_new(1);
 	ib_prog_begin(b);
@@ -291,6 +322,7 @@ static void test_sweep(void **state)
 	sweep(program_router);
 	sweep(program_acl);
 	sweep(program_calc);
+	sweep(program_vlan);
 }
 
 #define T(name) cmocka_unit_test(test_##name)
@@ -298,7 +330,8 @@ static void test_sweep(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(magic), T(version), T(minor), T(total_len), T(truncated),
+		T(magic), T(version), T(minor), T(minor_setvalid),
+		T(total_len), T(truncated),
 		T(nsections), T(sect_kind), T(sect_dup), T(sect_align),
 		T(sect_size), T(sect_beyond), T(sect_overlap), T(sect_limit),
 		T(no_pipeline), T(pipeid), T(header_back), T(header_len),
