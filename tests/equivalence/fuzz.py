@@ -42,7 +42,7 @@ import engine                                                   # noqa: E402
 from engine import Case, SetupError, Topology                   # noqa: E402
 from programs import randprog                                   # noqa: E402
 
-PROGRAMS = ["router", "acl", "mirror", "l2switch", "counter", "random"]
+PROGRAMS = ["router", "acl", "mirror", "l2switch", "counter", "vlan", "random"]
 PLACEMENTS = ["hw", "both", "mixed", "mixed", "mixed-skip_sw"]
 BURST_QUIET = 0.15      # after a burst, this long without a frame: done
 CONFIRM_QUIET = 1.0

@@ -778,12 +778,12 @@ pa.refuse("header: a length field wider than 64 bits",
           "Length and select fields are at most 64 bits")
 pa.refuse("header: a header with fields cannot be deleted",
           ETH, f"{P} del header/ptest/parser1/ipv4",
-          "Header has fields or is the next header of another", HDG,
+          "Header has fields, is the next header of another or is named by a command", HDG,
           "name ipv4")
 pa.refuse("header: a transition target cannot be deleted",
           [MK, f"{HD}/eth len 14 start", f"{HD}/vlan len 4",
            f"{HU}/eth default vlan"], f"{P} del header/ptest/parser1/vlan",
-          "Header has fields or is the next header of another", HDG,
+          "Header has fields, is the next header of another or is named by a command", HDG,
           "name vlan")
 pa.case("header: delete a header nothing refers to",
         [MK, f"{HD}/eth len 14 start", f"{HD}/vlan len 4"],
@@ -1521,6 +1521,48 @@ cm.refuse("cmd: an active template's program cannot change",
           f"{P} update action/ptest/a cmd ret drop",
           "Action template is active: its parameters and commands cannot change",
           CG, r"cmd ret$")
+
+# setvalid and setinvalid: a header of the graph other than the start
+VL = ["p4template create header/ptest/parser1/vl len 4",
+      "p4template update header/ptest/parser1/eth select type transition "
+      "0x8100 vl default accept"]
+VLS = [f"$TC {c}" for c in VL]
+cmd_ok("cmd: setvalid and setinvalid name a header",
+       "cmd setvalid header.ptest.parser1.vl "
+       "cmd setinvalid header.ptest.parser1.vl",
+       r"cmd setvalid header.ptest.parser1.vl\n.*cmd setinvalid "
+       r"header.ptest.parser1.vl", setup=VLS)
+cmd_refused("cmd: setvalid of a header field is refused",
+            f"cmd setvalid {HF}.eth.dst",
+            "Command 1 operand 1: must be a header "
+            "(header.PIPELINE.PARSER.HEADER)", setup=VLS)
+cmd_refused("cmd: setinvalid of the start header is refused",
+            "cmd setinvalid header.ptest.parser1.eth",
+            "Command 1 operand 1: the parse graph's start header eth is "
+            "always there", setup=VLS)
+cmd_refused("cmd: setvalid of an unknown header is refused",
+            "cmd setvalid header.ptest.parser1.nope",
+            "Command 1 operand 1: unknown header nope", setup=VLS)
+cmd_refused("cmd: a header takes no slice",
+            "cmd setvalid header.ptest.parser1.vl[0-7]",
+            "Command 1 operand 1: a header takes no slice", setup=VLS)
+cmd_refused("cmd: a header is not a value",
+            "cmd set metadata.ptest.m8 header.ptest.parser1.vl",
+            "Command 1 operand 2: cannot be read", setup=VLS)
+cmd_refused("cmd: setvalid takes one header",
+            "cmd setvalid header.ptest.parser1.vl header.ptest.parser1.vl",
+            "Command 1: takes 1 operands, not 2", setup=VLS)
+# vl2: no field and no transition names it, only the command holds it
+VL2 = f"$TC p4template create header/ptest/parser1/vl2 len 4"
+cm.refuse("cmd: a header a program names cannot be deleted",
+          [*CSET, VL2, f"{CA} cmd setvalid header.ptest.parser1.vl2"],
+          f"{P} del header/ptest/parser1/vl2",
+          "Header has fields, is the next header of another or is named by "
+          "a command", f"{P} get header/ptest/parser1/", "name vl2")
+cm.case("cmd: deleting the template lets the header go",
+        [*CSET, VL2, f"{CA} cmd setvalid header.ptest.parser1.vl2"],
+        f"{P} del action/ptest/a && {P} del header/ptest/parser1/vl2",
+        f"{P} get header/ptest/parser1/", "name vl2", count=0)
 
 # what programs hold
 cm.refuse("cmd: metadata a program names cannot be deleted",

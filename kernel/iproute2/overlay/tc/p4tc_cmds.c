@@ -10,13 +10,15 @@
  *   cmd print [prefix STR] A    cmd ret [VERDICT]
  *   cmd tableapply table.PIPE.CB/TABLE
  *   cmd send_port_egress DEV    cmd mirror_port_egress DEV
+ *   cmd setvalid HEADER         cmd setinvalid HEADER
  *
  * THEN and ELSE are a verdict (pipe goes on), "jump N" (N commands
  * forward) or "jump LABEL".  Operands: metadata.PIPE.NAME,
  * hdrfield.PIPE.PARSER.HDR.FIELD, key.PIPE.CB/TABLE, param.NAME,
  * constant.TYPE.VALUE, dev.IFNAME, register.PIPE.NAME[INDEX],
- * results.hit|miss, table.PIPE.CB/TABLE; all but constants, devices and
- * results may end in a slice [A-B] (registers: after the index).
+ * results.hit|miss, table.PIPE.CB/TABLE, header.PIPE.PARSER.HDR; all but
+ * constants, devices, results and headers may end in a slice [A-B]
+ * (registers: after the index).
  */
 
 #include <stdio.h>
@@ -50,6 +52,8 @@ static const char * const p4_op_names[P4TC_CMD_OP_MAX + 1] = {
 	[P4TC_CMD_OP_LABEL] = "label",
 	[P4TC_CMD_OP_JUMP] = "jump",
 	[P4TC_CMD_OP_RET] = "ret",
+	[P4TC_CMD_OP_SETVALID] = "setvalid",
+	[P4TC_CMD_OP_SETINVALID] = "setinvalid",
 };
 
 static const struct {
@@ -65,6 +69,7 @@ static const struct {
 	{ "register.", P4TC_OPER_REG },
 	{ "results.", P4TC_OPER_RES },
 	{ "table.", P4TC_OPER_TBL },
+	{ "header.", P4TC_OPER_HDR },
 };
 
 static int p4_op_parse(const char *word)

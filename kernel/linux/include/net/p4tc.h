@@ -276,7 +276,8 @@ struct p4tc_parser {
  * @num_trans: entries of @trans
  * @default_next: header after this one when no transition matches
  * @default_kind: P4TC_NEXT_*; HEADER means @default_next
- * @hdr_ref: 1 for existing, plus one per field and transition naming it
+ * @hdr_ref: 1 for existing, plus one per field, transition and command
+ *	naming it
  * @slot: where a packet's parse state keeps this header's offset
  */
 struct p4tc_header {
@@ -711,6 +712,7 @@ struct p4tc_cmd_opnd {
 		struct p4tc_register *reg;
 		struct p4tc_act *act;		/* act with arguments */
 		struct p4tc_table *table;	/* tables and keys */
+		struct p4tc_header *hdr;	/* setvalid, setinvalid */
 	};
 	struct tc_action *inst;		/* act by index (bound), or NULL */
 	struct p4t_val value;		/* constants, dev: the value */

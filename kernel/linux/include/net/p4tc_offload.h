@@ -237,6 +237,7 @@ enum p4tc_off_opnd_kind {
 	P4TC_OFF_OPND_RESULT,		/* @index: 1 hit, 0 miss */
 	P4TC_OFF_OPND_TABLE,		/* @index: TABLES */
 	P4TC_OFF_OPND_ACTION,		/* @index: ACTIONS */
+	P4TC_OFF_OPND_HEADER,		/* @index: HEADERS (setvalid, setinvalid) */
 };
 
 /**

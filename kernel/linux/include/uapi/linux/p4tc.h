@@ -330,6 +330,8 @@ enum {
 	P4TC_CMD_OP_LABEL,		/* P4TC_CMD_LABEL */
 	P4TC_CMD_OP_JUMP,		/* THEN */
 	P4TC_CMD_OP_RET,		/* THEN optional: a verdict */
+	P4TC_CMD_OP_SETVALID,		/* header: insert it if absent */
+	P4TC_CMD_OP_SETINVALID,		/* header: remove it if present */
 	__P4TC_CMD_OP_MAX
 };
 
@@ -359,6 +361,7 @@ enum {
 	P4TC_OPER_RES,		/* "hit" or "miss" */
 	P4TC_OPER_TBL,		/* "PIPE.CB/TABLE" */
 	P4TC_OPER_ACT,		/* "PIPE.NAME" or "kernel.KIND", INDEX */
+	P4TC_OPER_HDR,		/* "PIPE.PARSER.HDR": a header of the graph */
 	__P4TC_OPER_MAX
 };
 

@@ -65,11 +65,12 @@ static const struct nla_policy p4tc_opnd_policy[P4TC_OPND_MAX + 1] = {
 			   (oi) + 1, ##args)
 
 /* What a command does with each operand */
-enum { ROLE_READ, ROLE_WRITE, ROLE_ACT, ROLE_TABLE, ROLE_DEV };
+enum { ROLE_READ, ROLE_WRITE, ROLE_ACT, ROLE_TABLE, ROLE_DEV, ROLE_HDR };
 
 static bool opnd_readable(const struct p4tc_cmd_opnd *o)
 {
-	return o->kind != P4TC_OPER_TBL && o->kind != P4TC_OPER_ACT;
+	return o->kind != P4TC_OPER_TBL && o->kind != P4TC_OPER_ACT &&
+	       o->kind != P4TC_OPER_HDR;
 }
 
 static bool opnd_writable(const struct p4tc_cmd_opnd *o)
@@ -110,6 +111,9 @@ static void opnd_put(struct p4tc_cmd_opnd *o)
 		break;
 	case P4TC_OPER_HDRFIELD:
 		refcount_dec(&o->field->hdrfield_ref);
+		break;
+	case P4TC_OPER_HDR:
+		refcount_dec(&o->hdr->hdr_ref);
 		break;
 	case P4TC_OPER_REG:
 		refcount_dec(&o->reg->reg_ref);
@@ -306,6 +310,42 @@ static int opnd_hdrfield(struct p4tc_pipeline *pipeline,
 	refcount_inc(&f->hdrfield_ref);
 	o->field = f;
 	opnd_set_type(o, f->datatype, f->startbit, f->endbit);
+	return 0;
+}
+
+/* A header of the parse graph: what setvalid and setinvalid act on. */
+static int opnd_header(struct p4tc_pipeline *pipeline, struct p4tc_cmd_opnd *o,
+		       char *path, u32 ci, u32 oi,
+		       struct netlink_ext_ack *extack)
+{
+	struct p4tc_parser *parser = pipeline->parser;
+	char *parser_name, *hdr_name;
+	struct p4tc_header *hdr;
+
+	if (path_split(path, &parser_name) ||
+	    path_split(parser_name, &hdr_name) ||
+	    !opnd_pipeline(pipeline, path, false)) {
+		OPND_ERR(extack, ci, oi, "headers are PIPELINE.PARSER.HEADER");
+		return -EINVAL;
+	}
+	if (!parser || strcmp(parser->parser_name, parser_name)) {
+		OPND_ERR(extack, ci, oi, "unknown parser %.40s", parser_name);
+		return -ENOENT;
+	}
+	hdr = tcf_header_find_byname(parser, hdr_name);
+	if (!hdr) {
+		OPND_ERR(extack, ci, oi, "unknown header %.40s", hdr_name);
+		return -ENOENT;
+	}
+	if (hdr == parser->start) {
+		OPND_ERR(extack, ci, oi,
+			 "the parse graph's start header %.40s is always there",
+			 hdr_name);
+		return -EINVAL;
+	}
+	refcount_inc(&hdr->hdr_ref);
+	o->hdr = hdr;
+	o->obj_width = 0;
 	return 0;
 }
 
@@ -548,6 +588,9 @@ static int opnd_parse(struct p4tc_pipeline *pipeline,
 	case P4TC_OPER_TBL:
 		ret = opnd_table(pipeline, o, path, kind, ci, oi, extack);
 		break;
+	case P4TC_OPER_HDR:
+		ret = opnd_header(pipeline, o, path, ci, oi, extack);
+		break;
 	default:
 		OPND_ERR(extack, ci, oi, "unknown operand kind %u", kind);
 		ret = -EINVAL;
@@ -559,6 +602,11 @@ static int opnd_parse(struct p4tc_pipeline *pipeline,
 
 	o->shift = 0;
 	o->width = o->obj_width;
+	if (tb[P4TC_OPND_SLICE] && kind == P4TC_OPER_HDR) {
+		opnd_put(o);
+		OPND_ERR(extack, ci, oi, "a header takes no slice");
+		return -EINVAL;
+	}
 	if (tb[P4TC_OPND_SLICE]) {
 		const struct p4tc_opnd_slice *sl = nla_data(tb[P4TC_OPND_SLICE]);
 
@@ -634,6 +682,8 @@ static int cmd_check_opnds(struct p4tc_cmd *cmd, u32 ci,
 		[P4TC_CMD_OP_TABLEAPPLY] = { 1, 1, ROLE_TABLE, ROLE_READ },
 		[P4TC_CMD_OP_SNDPORTEGR] = { 1, 1, ROLE_DEV, ROLE_READ },
 		[P4TC_CMD_OP_MIRPORTEGR] = { 1, 1, ROLE_DEV, ROLE_READ },
+		[P4TC_CMD_OP_SETVALID] = { 1, 1, ROLE_HDR, ROLE_READ },
+		[P4TC_CMD_OP_SETINVALID] = { 1, 1, ROLE_HDR, ROLE_READ },
 	};
 	struct p4tc_cmd_opnd *o = cmd->opnds;
 	u32 i, sum = 0;
@@ -675,6 +725,13 @@ static int cmd_check_opnds(struct p4tc_cmd *cmd, u32 ci,
 		case ROLE_TABLE:
 			if (o[i].kind != P4TC_OPER_TBL) {
 				OPND_ERR(extack, ci, i, "must be a table");
+				return -EINVAL;
+			}
+			break;
+		case ROLE_HDR:
+			if (o[i].kind != P4TC_OPER_HDR) {
+				OPND_ERR(extack, ci, i,
+					 "must be a header (header.PIPELINE.PARSER.HEADER)");
 				return -EINVAL;
 			}
 			break;

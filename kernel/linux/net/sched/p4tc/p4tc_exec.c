@@ -45,7 +45,10 @@ struct p4tc_run {
 	const struct p4tc_pipeline *pipeline;
 	u32 valid;				/* headers found, by slot */
 	u16 hdr_off[P4TC_MAX_PARSE_HEADERS];	/* bytes from the MAC header */
+	u16 hdr_len[P4TC_MAX_PARSE_HEADERS];
+	const struct p4tc_header *hdr[P4TC_MAX_PARSE_HEADERS];
 	bool parsed;
+	bool reshaped;				/* a header went in or out */
 	bool hit;
 	bool handed_over;			/* the device's entries count */
 	u8 calls;
@@ -297,6 +300,106 @@ static void pkt_write_bits(struct sk_buff *skb, u32 pos, u16 bits,
 		skb->ip_summed = CHECKSUM_NONE;
 }
 
+/* Offsets in the head that follow the frame's bytes when @at..@at + @len
+ * is cut out (@len < 0) or @len bytes go in at @at: the bytes before @at
+ * move, those after stay.  @old is the MAC header's offset in the head
+ * before the move; @x one of the skb's head offsets.
+ */
+static void head_offset_fix(u16 *x, u16 old, u32 at, int len)
+{
+	u32 o = *x - old;
+
+	if (o < at)
+		*x -= len;
+	else if (len < 0 && o < at - len)
+		*x = old + at - len;	/* it was cut out: what followed */
+}
+
+static void frame_offsets_fix(struct sk_buff *skb, u16 mac, u32 at, int len)
+{
+	u16 x;
+
+	head_offset_fix(&skb->network_header, mac, at, len);
+	if (skb_transport_header_was_set(skb))
+		head_offset_fix(&skb->transport_header, mac, at, len);
+	if (skb->ip_summed == CHECKSUM_PARTIAL) {
+		x = skb->csum_start;
+		head_offset_fix(&x, mac, at, len);
+		skb->csum_start = x;
+	}
+	skb->mac_header -= len;
+	skb->mac_len = skb_network_header(skb) - skb_mac_header(skb);
+	/* a device's sum over the frame is no longer true */
+	if (skb->ip_summed == CHECKSUM_COMPLETE)
+		skb->ip_summed = CHECKSUM_NONE;
+}
+
+/* @len zero bytes into the frame (the skb's own bytes, no tag outside
+ * counted) at @at bytes from its MAC header: the bytes before @at move
+ * back into the headroom, so the data from @at on stays where it is.
+ * skb->data keeps its byte: at ingress it stays on the network header
+ * when the bytes go in before it.
+ */
+static bool frame_insert(struct sk_buff *skb, u32 at, u32 len)
+{
+	int d = -skb_mac_offset(skb);	/* where the data starts in the frame */
+	u8 *mac;
+
+	if (d < 0 || at > skb->len + d || skb_is_gso(skb))
+		return false;
+	if ((int)at > d && skb_ensure_writable(skb, at - d))
+		return false;
+	if (skb_cow_head(skb, d + len))
+		return false;
+	mac = skb_mac_header(skb);
+	memmove(mac - len, mac, at);
+	memset(mac - len + at, 0, len);
+	frame_offsets_fix(skb, skb->mac_header, at, len);
+	if ((int)at > d)
+		__skb_push(skb, len);
+	return true;
+}
+
+/* Cut @len bytes out of the frame at @at: the bytes before them move up. */
+static bool frame_remove(struct sk_buff *skb, u32 at, u32 len)
+{
+	int d = -skb_mac_offset(skb);
+	u8 *mac;
+	int k;
+
+	if (d < 0 || at + len > skb->len + d || skb_is_gso(skb))
+		return false;
+	if ((int)(at + len) > d && skb_ensure_writable(skb, at + len - d))
+		return false;
+	if (d && skb_cow_head(skb, 0))	/* bytes before the data move */
+		return false;
+	mac = skb_mac_header(skb);
+	memmove(mac + len, mac, at);
+	/* the data loses the removed bytes at or after its start */
+	k = clamp_t(int, (int)(at + len) - d, 0, len);
+	frame_offsets_fix(skb, skb->mac_header, at, -(int)len);
+	__skb_pull(skb, k);
+	return true;
+}
+
+/* Put a tag the skb carries outside the frame into it, where the program
+ * sees it, as the stack does before it transmits: then the frame's bytes
+ * are the program's, and can grow and shrink.
+ */
+static bool frame_take_tag(struct sk_buff *skb)
+{
+	u8 tag[VLAN_HLEN];
+
+	if (!pkt_tagged(skb))
+		return true;
+	pkt_tag_bytes(skb, tag);
+	if (!frame_insert(skb, PKT_TAG_AT, VLAN_HLEN))
+		return false;
+	memcpy(skb_mac_header(skb) + PKT_TAG_AT, tag, VLAN_HLEN);
+	__vlan_hwaccel_clear_tag(skb);
+	return true;
+}
+
 /* ------------------------------------------------------------------ */
 /* The parse graph                                                     */
 /* ------------------------------------------------------------------ */
@@ -344,6 +447,8 @@ static bool run_parse(struct p4tc_run *run)
 				return false;
 		}
 		run->hdr_off[hdr->slot] = off;
+		run->hdr_len[hdr->slot] = len;
+		run->hdr[hdr->slot] = hdr;
 		run->valid |= BIT(hdr->slot);
 		if (hdr->select && field_value(run->skb, off, hdr->select, &v)) {
 			for (i = 0; i < hdr->num_trans; i++) {
@@ -644,6 +749,9 @@ static int port_egress(struct p4tc_run *run, u32 ifindex)
 		mac_len = skb_network_header(skb) - skb_mac_header(skb);
 		skb_push_rcsum(skb2, mac_len);
 	}
+	/* a header went in or out: the protocol is the frame's own now */
+	if (run->reshaped && skb_mac_header_len(skb2) >= ETH_HLEN)
+		skb2->protocol = eth_hdr(skb2)->h_proto;
 	skb2->skb_iif = skb->dev->ifindex;
 	skb2->dev = dev;
 	skb_set_redirected(skb2, skb2->tc_at_ingress);
@@ -788,6 +896,95 @@ out:
 	return ret;
 }
 
+/* Whether the parse graph can go from @p straight to @h. */
+static bool hdr_leads_to(const struct p4tc_header *p,
+			 const struct p4tc_header *h)
+{
+	u32 i;
+
+	if (p->default_kind == P4TC_NEXT_HEADER && p->default_next == h)
+		return true;
+	for (i = 0; i < p->num_trans; i++)
+		if (p->trans[i].next_kind == P4TC_NEXT_HEADER &&
+		    p->trans[i].next == h)
+			return true;
+	return false;
+}
+
+/* Headers from @at on move by @len bytes. */
+static void hdrs_shift(struct p4tc_run *run, u32 at, int len)
+{
+	unsigned long valid = run->valid;
+	u32 s;
+
+	for_each_set_bit(s, &valid, P4TC_MAX_PARSE_HEADERS)
+		if (run->hdr_off[s] >= at)
+			run->hdr_off[s] += len;
+}
+
+/* setvalid: a header the packet lacks goes in, its min_len bytes of
+ * zeros, right after the last header present that the parse graph leads
+ * from to it; none there, nothing happens (as a write to a field of an
+ * absent header).  A packet that cannot take it (out of memory, GSO) is
+ * dropped: no half-changed packet goes on.
+ */
+static int cmd_setvalid(struct p4tc_run *run, const struct p4tc_header *hdr)
+{
+	unsigned long valid;
+	u32 s, at = 0, len = hdr->min_len;
+	bool found = false;
+
+	if (!run->parsed)
+		run_parse(run);
+	valid = run->valid;
+	if (valid & BIT(hdr->slot))
+		return P4TC_GO_ON;
+	for_each_set_bit(s, &valid, P4TC_MAX_PARSE_HEADERS) {
+		u32 end = run->hdr_off[s] + run->hdr_len[s];
+
+		if (hdr_leads_to(run->hdr[s], hdr) && (!found || end > at)) {
+			at = end;
+			found = true;
+		}
+	}
+	if (!found)
+		return P4TC_GO_ON;
+	if (!frame_take_tag(run->skb) || !frame_insert(run->skb, at, len)) {
+		net_warn_ratelimited("p4tc: setvalid %s: the packet cannot grow: dropped\n",
+				     hdr->common.name);
+		return TC_ACT_SHOT;
+	}
+	hdrs_shift(run, at, len);
+	run->hdr_off[hdr->slot] = at;
+	run->hdr_len[hdr->slot] = len;
+	run->hdr[hdr->slot] = hdr;
+	run->valid |= BIT(hdr->slot);
+	run->reshaped = true;
+	return P4TC_GO_ON;
+}
+
+/* setinvalid: a header the packet has goes out of it. */
+static int cmd_setinvalid(struct p4tc_run *run, const struct p4tc_header *hdr)
+{
+	u32 at, len;
+
+	if (!run->parsed)
+		run_parse(run);
+	if (!(run->valid & BIT(hdr->slot)))
+		return P4TC_GO_ON;
+	at = run->hdr_off[hdr->slot];
+	len = run->hdr_len[hdr->slot];
+	if (!frame_take_tag(run->skb) || !frame_remove(run->skb, at, len)) {
+		net_warn_ratelimited("p4tc: setinvalid %s: the packet cannot shrink: dropped\n",
+				     hdr->common.name);
+		return TC_ACT_SHOT;
+	}
+	run->valid &= ~BIT(hdr->slot);
+	hdrs_shift(run, at + len, -(int)len);
+	run->reshaped = true;
+	return P4TC_GO_ON;
+}
+
 /* Where a control goes: *pc moves, or a verdict ends the action. */
 static int control(u8 ctl, u32 arg, u32 *pc)
 {
@@ -899,6 +1096,12 @@ static int prog_run(struct p4tc_run *run, const struct p4tc_act *act,
 			opnd_read(run, &o[0], params, act, &a);
 			port_egress(run, a.w[0]);
 			break;
+		case P4TC_CMD_OP_SETVALID:
+			ret = cmd_setvalid(run, o[0].hdr);
+			break;
+		case P4TC_CMD_OP_SETINVALID:
+			ret = cmd_setinvalid(run, o[0].hdr);
+			break;
 		}
 		if (ret != P4TC_GO_ON)
 			return ret;
@@ -925,6 +1128,7 @@ static struct p4tc_run *run_push(struct p4tc_scratch *sc, struct sk_buff *skb,
 	run->pipeline = pipeline;
 	run->valid = 0;
 	run->parsed = false;
+	run->reshaped = false;
 	run->hit = false;
 	run->handed_over = false;
 	run->calls = 0;

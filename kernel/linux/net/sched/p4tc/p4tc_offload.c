@@ -427,6 +427,12 @@ static int push_operand(struct desc_builder *b, const struct p4tc_cmd_opnd *src)
 		o->kind = P4TC_OFF_OPND_ACTION;
 		o->index = action_index(b, src->act->a_id);
 		break;
+	case P4TC_OPER_HDR:
+		o->kind = P4TC_OFF_OPND_HEADER;
+		o->index = header_index(b, src->hdr);
+		o->container_bits = 0;
+		o->bit_end = 0;
+		break;
 	default:
 		NL_SET_ERR_MSG(b->extack, "P4TC: a command operand has no offload description");
 		return -EOPNOTSUPP;

@@ -994,7 +994,7 @@ static int __tcf_header_put(struct p4tc_pipeline *pipeline,
 {
 	if (!refcount_dec_if_one(&hdr->hdr_ref)) {
 		NL_SET_ERR_MSG(extack,
-			       "Header has fields or is the next header of another");
+			       "Header has fields, is the next header of another or is named by a command");
 		return -EBUSY;
 	}
 	tcf_header_free(pipeline->parser, hdr);

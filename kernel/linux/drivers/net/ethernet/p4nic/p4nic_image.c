@@ -25,6 +25,7 @@ struct img_writer {
 	u8 *buf;
 	u32 len;
 	u32 at[P4NIC_IMG_SECTIONS + 1];	/* section offsets */
+	u16 minor;			/* the image's ABI minor version */
 	struct netlink_ext_ack *extack;
 };
 
@@ -88,11 +89,24 @@ static int check_caps(struct p4nic *nic, const struct p4tc_off_pipeline *d,
 			 le32_to_cpu(id->max_insns_per_action)))
 			return -EOPNOTSUPP;
 	}
-	for (i = 0; i < d->num_insns; i++)
+	for (i = 0; i < d->num_insns; i++) {
+		u8 op = d->insns[i].op;
+
 		if (over(w, "operands of a command",
 			 d->insns[i].operands.count,
 			 le32_to_cpu(id->max_operands_per_insn)))
 			return -EOPNOTSUPP;
+		/* images are 1.0 unless they use what 1.2 added */
+		if (op != P4NIC_OP_SETVALID && op != P4NIC_OP_SETINVALID)
+			continue;
+		if (le16_to_cpu(id->abi_minor) < 2) {
+			NL_SET_ERR_MSG_FMT(w->extack,
+					   "p4nic: setvalid and setinvalid need device ABI 1.2, the device has 1.%u",
+					   le16_to_cpu(id->abi_minor));
+			return -EOPNOTSUPP;
+		}
+		w->minor = 2;
+	}
 	for (i = 0; i < d->num_tables; i++) {
 		const struct p4tc_off_table *t = &d->tables[i];
 
@@ -145,6 +159,7 @@ static const u8 opnd_map[] = {
 	[P4TC_OFF_OPND_RESULT] = P4NIC_OPND_RESULT,
 	[P4TC_OFF_OPND_TABLE] = P4NIC_OPND_TABLE,
 	[P4TC_OFF_OPND_ACTION] = P4NIC_OPND_ACTION,
+	[P4TC_OFF_OPND_HEADER] = P4NIC_OPND_HEADER,
 };
 
 static int write_operand(struct img_writer *w,
@@ -476,7 +491,7 @@ void *p4nic_image_build(struct p4nic *nic, const struct p4tc_off_pipeline *d,
 	hdr = (void *)w.buf;
 	hdr->magic = cpu_to_le32(P4NIC_IMAGE_MAGIC);
 	hdr->version_major = cpu_to_le16(P4NIC_ABI_MAJOR);
-	hdr->version_minor = cpu_to_le16(0);	/* 1.0 images */
+	hdr->version_minor = cpu_to_le16(w.minor);
 	hdr->total_len = cpu_to_le32(w.len);
 	hdr->num_sections = cpu_to_le32(P4NIC_IMG_SECTIONS);
 	dir = (void *)(hdr + 1);
