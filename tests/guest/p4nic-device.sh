@@ -25,14 +25,19 @@ fi
 
 # BAR 0 through sysfs, as a driver's first reads would see it
 echo 1 >"$dev/enable" || fail "cannot enable the function"
-/usr/bin/python3 - "$dev" "$ports" <<'PY' || fail "BAR 0 registers are wrong"
+# the version the device ABI header states (offload-api/p4nic_abi.h)
+abi=$(dirname "$0")/../../offload-api/p4nic_abi.h
+version=$(awk '/^#define P4NIC_ABI_MAJOR / { M = $3 } /^#define P4NIC_ABI_MINOR / { m = $3 }
+	END { print M * 65536 + m }' "$abi")
+[ "$version" -ge 65536 ] 2>/dev/null || fail "no ABI version in $abi"
+/usr/bin/python3 - "$dev" "$ports" "$version" <<'PY' || fail "BAR 0 registers are wrong"
 import mmap, os, struct, sys
-dev, ports = sys.argv[1], int(sys.argv[2])
+dev, ports, version = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 fd = os.open(dev + "/resource0", os.O_RDONLY | os.O_SYNC)
 bar = mmap.mmap(fd, 0x4000, mmap.MAP_SHARED, mmap.PROT_READ)
 def reg(off):
     return struct.unpack("<I", bar[off:off + 4])[0]
-want = {0x000: 0x434e3450, 0x004: 1 << 16 | 1, 0x008: 3, 0x00c: ports,
+want = {0x000: 0x434e3450, 0x004: version, 0x008: 3, 0x00c: ports,
         0x014: 1, 0x01c: 0}
 for off, val in want.items():
     if reg(off) != val:

@@ -54,7 +54,7 @@ for p in $(seq 0 $((ports - 1))); do
 		ping -c 3 -i 0.2 -W 5 -I "$dev" "10.77.$p.1"
 	info=$(ethtool -i "$dev")
 	grep -q "^driver: p4nic" <<<"$info" || fail "$dev: ethtool -i: $info"
-	grep -q "^firmware-version: 1\.1\.0 (ABI 1\.1)" <<<"$info" || fail "$dev: ethtool -i: $info"
+	grep -q "^firmware-version: 1\.2\.0 (ABI 1\.2)" <<<"$info" || fail "$dev: ethtool -i: $info"
 	stats=$(ethtool -S "$dev")
 	rx=$(sed -n 's/^ *hw_wire_rx_packets: //p' <<<"$stats")
 	tohost=$(sed -n 's/^ *hw_to_host: //p' <<<"$stats")
@@ -68,7 +68,7 @@ done
 # empty without a pipeline
 pci=$(basename "$(readlink -f "/sys/class/net/$(p4nic_dev 0)/device")")
 info=$(devlink -j dev info "pci/$pci")
-[ "$(json_get "$info" "' '.join(v['driver'] + ' ' + v['versions']['fixed']['asic.id'] + ' ' + v['versions']['running']['fw'] + ' ' + v['versions']['running']['fw.mgmt.api'] for v in j['info'].values())")" = "p4nic 1234:5034 1.1.0 1.1" ] ||
+[ "$(json_get "$info" "' '.join(v['driver'] + ' ' + v['versions']['fixed']['asic.id'] + ' ' + v['versions']['running']['fw'] + ' ' + v['versions']['running']['fw.mgmt.api'] for v in j['info'].values())")" = "p4nic 1234:5034 1.2.0 1.2" ] ||
 	fail "devlink dev info: $info"
 res=$(devlink -j resource show "pci/$pci")
 [ "$(json_get "$res" "' '.join('%s %s %s' % (r['name'], r['size'], r['occ']) for d in j['resources'].values() for r in d)")" = "tables 32 0 entries 1048576 0" ] ||

@@ -24,9 +24,9 @@
 /*
  * The firmware's own version, which IDENTIFY reports (ABI 1.1): it moves
  * with every change of behaviour, where the ABI version moves only with
- * the interface.
+ * the interface.  1.2.0: setvalid and setinvalid (ABI 1.2).
  */
-#define P4FW_VERSION		P4NIC_FW_VERSION(1, 1, 0)
+#define P4FW_VERSION		P4NIC_FW_VERSION(1, 2, 0)
 
 struct p4fw;
 
