@@ -15,7 +15,10 @@ cap=$(mktemp)
 caperr=$(mktemp)
 
 cleanup() {
+	# the ports go first: a namespace's veths go with it only later,
+	# and their p4 filters hold the pipeline until then
 	for i in 1 2 3; do
+		ip link del p$i 2>/dev/null
 		ip netns del h$i 2>/dev/null
 	done
 	tc p4template del pipeline/l2switch 2>/dev/null

@@ -17,6 +17,11 @@ cap=$(mktemp)
 caperr=$(mktemp)
 
 cleanup() {
+	# the ports go first: a namespace's veths go with it only later,
+	# and their p4 filters hold the pipeline until then
+	for p in p1 p2 pt; do
+		ip link del $p 2>/dev/null
+	done
 	for ns in h1 h2 tr; do
 		ip netns del $ns 2>/dev/null
 	done

@@ -722,6 +722,26 @@ struct p4tc_cmd_opnd {
 	u16 obj_width;			/* bits of the object's value */
 	u8 kind;			/* P4TC_OPER_* */
 	bool is_signed;
+	/* how the datapath reaches the operand's value in one step */
+	u8 acc;				/* P4TC_ACC_* */
+	u8 acc_bytes;			/* 1..8 bytes, the whole value */
+	bool acc_be;			/* in network order */
+	u8 acc_slot;			/* _PKT: the header's parse slot */
+	u16 acc_off;			/* bytes into the header, metadata, */
+					/* parameters or key */
+};
+
+/* Operands the datapath reads and writes as whole bytes at a fixed place,
+ * without the slices and 128-bit values of the general path: the common
+ * case, a whole field, metadata, parameter or key part of up to 64 bits.
+ */
+enum {
+	P4TC_ACC_SLOW,		/* the general path */
+	P4TC_ACC_CONST,		/* value.w[0] */
+	P4TC_ACC_PKT,		/* the packet, in a header */
+	P4TC_ACC_META,		/* the run's user metadata */
+	P4TC_ACC_PARAM,		/* the running action's parameters */
+	P4TC_ACC_KEY,		/* the key being built */
 };
 
 /* A command; labels are resolved to command indexes */
@@ -734,6 +754,7 @@ struct p4tc_cmd {
 	u8 num_opnds;
 	u8 then_ctl;			/* P4TC_CTL_VERDICT or _JUMP */
 	u8 else_ctl;
+	bool fast;			/* 64-bit operands, none P4TC_ACC_SLOW */
 };
 
 /* A program: what an action template's commands resolve to */

@@ -158,4 +158,10 @@ static inline unsigned int p4t_container_bytes(const struct p4tc_type *type)
 	return type->container_bitsz / 8;
 }
 
+/* Whether a container holds its most significant byte first */
+static inline bool p4t_msb_first(const struct p4tc_type *type)
+{
+	return IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) || (type->flags & P4T_F_BE);
+}
+
 #endif

@@ -15,10 +15,10 @@
 #include <net/sch_generic.h>
 
 TRACE_EVENT(p4_classify,
-	    TP_PROTO(const struct sk_buff *skb, const char *pname, u32 pipeid,
-		     int verdict, bool rejected),
+	    TP_PROTO(const struct net_device *dev, bool ingress,
+		     const char *pname, u32 pipeid, int verdict, bool rejected),
 
-	    TP_ARGS(skb, pname, pipeid, verdict, rejected),
+	    TP_ARGS(dev, ingress, pname, pipeid, verdict, rejected),
 
 	    TP_STRUCT__entry(__string(pname, pname)
 			     __field(u32, p_id)
@@ -29,8 +29,8 @@ TRACE_EVENT(p4_classify,
 
 	    TP_fast_assign(__assign_str(pname, pname);
 			   __entry->p_id = pipeid;
-			   __entry->ifindex = skb->dev ? skb->dev->ifindex : 0;
-			   __entry->ingress = skb_at_tc_ingress(skb);
+			   __entry->ifindex = dev ? dev->ifindex : 0;
+			   __entry->ingress = ingress;
 			   __entry->verdict = verdict;
 			   __entry->rejected = rejected;),
 

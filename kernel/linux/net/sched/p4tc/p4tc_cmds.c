@@ -630,6 +630,91 @@ static int opnd_parse(struct p4tc_pipeline *pipeline,
 	return 0;
 }
 
+/* How the datapath reaches @o (P4TC_ACC_*): in one step when it is a
+ * whole value of 1 to 8 bytes, byte aligned and alone in its container.
+ * Fields in use, metadata in use and parameters of a program do not move
+ * (their updates are refused, new parameters reparse the program), so
+ * where they are is known here.
+ */
+static void opnd_access(struct p4tc_cmd_opnd *o,
+			const struct p4tc_param_list *pl)
+{
+	bool whole = o->width == o->obj_width;
+
+	o->acc = P4TC_ACC_SLOW;
+	if (!o->width || o->width > 64)
+		return;
+	switch (o->kind) {
+	case P4TC_OPER_CONST:
+	case P4TC_OPER_DEV:
+		o->acc = P4TC_ACC_CONST;
+		return;
+	case P4TC_OPER_HDRFIELD:
+		if (!whole || o->width % 8 || o->field->offset % 8)
+			return;
+		o->acc = P4TC_ACC_PKT;
+		o->acc_slot = o->field->header->slot;
+		o->acc_off = o->field->offset / 8;
+		o->acc_be = true;
+		break;
+	case P4TC_OPER_KEY:
+		if (o->shift % 8 || o->width % 8)
+			return;
+		o->acc = P4TC_ACC_KEY;
+		o->acc_off = o->shift / 8;
+		o->acc_be = true;
+		break;
+	case P4TC_OPER_META:
+		if (o->meta->common.p_id == P4TC_KERNEL_PIPEID || !whole ||
+		    o->ms.shift || o->width != o->type->container_bitsz)
+			return;
+		o->acc = P4TC_ACC_META;
+		o->acc_off = o->meta->m_offset;
+		o->acc_be = p4t_msb_first(o->type);
+		break;
+	case P4TC_OPER_PARAM:
+		if (!whole || o->ms.shift ||
+		    o->width != o->type->container_bitsz)
+			return;
+		o->acc = P4TC_ACC_PARAM;
+		o->acc_off = pl->params[o->index].offset;
+		o->acc_be = p4t_msb_first(o->type);
+		break;
+	default:
+		return;
+	}
+	o->acc_bytes = o->width / 8;
+}
+
+/* Whether the datapath runs @cmd on 64-bit values of one-step operands:
+ * for these operations that gives what the general path gives, values cut
+ * to their operand's width.  Signed compares take the general path.
+ */
+static bool cmd_fast(const struct p4tc_cmd *cmd)
+{
+	u32 i;
+
+	switch (cmd->op) {
+	case P4TC_CMD_OP_SET:
+	case P4TC_CMD_OP_PLUS:
+	case P4TC_CMD_OP_SUB:
+	case P4TC_CMD_OP_BAND:
+	case P4TC_CMD_OP_BOR:
+	case P4TC_CMD_OP_BXOR:
+		break;
+	case P4TC_CMD_OP_BEQ ... P4TC_CMD_OP_BGE:
+		if (cmd->opnds[0].is_signed || cmd->opnds[1].is_signed)
+			return false;
+		break;
+	default:
+		return false;
+	}
+	for (i = 0; i < cmd->num_opnds; i++)
+		if (cmd->opnds[i].acc == P4TC_ACC_SLOW)
+			return false;
+	return true;
+}
+
 static int opnds_parse(struct p4tc_pipeline *pipeline,
 		       const struct p4tc_param_list *pl, struct nlattr *nla,
 		       struct p4tc_cmd *cmd, u32 ci,
@@ -655,6 +740,7 @@ static int opnds_parse(struct p4tc_pipeline *pipeline,
 				 ci, cmd->num_opnds, extack);
 		if (ret < 0)
 			return ret;
+		opnd_access(&cmd->opnds[cmd->num_opnds], pl);
 		cmd->num_opnds++;
 	}
 	return 0;
@@ -919,7 +1005,11 @@ static int cmd_parse(struct p4tc_pipeline *pipeline,
 	if (cmd->op == P4TC_CMD_OP_LABEL || cmd->op == P4TC_CMD_OP_JUMP ||
 	    cmd->op == P4TC_CMD_OP_RET)
 		return 0;
-	return cmd_check_opnds(cmd, ci, extack);
+	ret = cmd_check_opnds(cmd, ci, extack);
+	if (ret < 0)
+		return ret;
+	cmd->fast = cmd_fast(cmd);
+	return 0;
 }
 
 /* Resolve a jump's label into a command index. */

@@ -53,6 +53,7 @@ struct p4tc_run {
 	bool handed_over;			/* the device's entries count */
 	u8 calls;
 	u8 applies;
+	u16 meta_dirty;		/* bytes of meta written: the next run clears */
 	u8 meta[P4TC_MAXMETA_OFFSET / 8];
 	u8 key[P4TC_MAX_KEYSZ / 8];		/* what the key action builds */
 	u8 args[P4TC_MAX_CALLS][P4TC_MAX_ARGS * P4T_MAX_BITSZ / 8];
@@ -603,6 +604,22 @@ static void obj_read(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
 	p4t_val_trunc(v, o->obj_width);
 }
 
+/* A run starts with zero metadata: it clears what the last one wrote. */
+static void meta_dirty(struct p4tc_run *run, u32 end)
+{
+	if (end > run->meta_dirty)
+		run->meta_dirty = end;
+}
+
+static void meta_write(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
+		       const struct p4t_val *v)
+{
+	u32 off = o->meta->m_offset;
+
+	meta_dirty(run, off + p4t_container_bytes(o->type));
+	p4t_host_write(o->type, &o->ms, v, run->meta + off);
+}
+
 static void obj_write(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
 		      const struct p4t_val *v)
 {
@@ -613,8 +630,7 @@ static void obj_write(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
 		if (o->meta->common.p_id == P4TC_KERNEL_PIPEID)
 			kmeta_write(run->skb, o->index, v->w[0]);
 		else
-			p4t_host_write(o->type, &o->ms, v,
-				       run->meta + o->meta->m_offset);
+			meta_write(run, o, v);
 		break;
 	case P4TC_OPER_HDRFIELD:
 		if (run_field_pos(run, o->field, &pos))
@@ -675,6 +691,138 @@ static void opnd_write(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
 }
 
 /* ------------------------------------------------------------------ */
+/* Operands in one step (P4TC_ACC_*, p4tc_cmds.c chose them)            */
+/* ------------------------------------------------------------------ */
+
+/* @n (1..8) bytes at @p as a number, most significant first when @be */
+static u64 acc_load(const u8 *p, u32 n, bool be)
+{
+	u64 x = 0;
+	u32 i;
+
+	switch (n) {
+	case 1:
+		return *p;
+	case 2:
+		return be ? get_unaligned_be16(p) : get_unaligned((u16 *)p);
+	case 4:
+		return be ? get_unaligned_be32(p) : get_unaligned((u32 *)p);
+	case 8:
+		return be ? get_unaligned_be64(p) : get_unaligned((u64 *)p);
+	}
+	for (i = 0; i < n; i++)
+		x |= (u64)p[i] << 8 * (be ? n - 1 - i : i);
+	return x;
+}
+
+/* The low @n bytes of @x at @p */
+static void acc_store(u8 *p, u32 n, bool be, u64 x)
+{
+	u32 i;
+
+	switch (n) {
+	case 1:
+		*p = x;
+		return;
+	case 2:
+		if (be)
+			put_unaligned_be16(x, p);
+		else
+			put_unaligned(x, (u16 *)p);
+		return;
+	case 4:
+		if (be)
+			put_unaligned_be32(x, p);
+		else
+			put_unaligned(x, (u32 *)p);
+		return;
+	case 8:
+		if (be)
+			put_unaligned_be64(x, p);
+		else
+			put_unaligned(x, (u64 *)p);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		p[i] = x >> 8 * (be ? n - 1 - i : i);
+}
+
+/* A packet operand's bytes in the skb's head, or NULL when the packet
+ * lacks its header or they are not there as the wire has them: a tag
+ * the skb holds outside the frame, paged data, or, to write them, a head
+ * shared with a clone.  The general path handles those.
+ */
+static u8 *pkt_at(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
+		  bool write)
+{
+	struct sk_buff *skb = run->skb;
+	u32 off;
+
+	if (unlikely(!run->parsed))
+		run_parse(run);
+	if (!(run->valid & BIT(o->acc_slot)) || unlikely(pkt_tagged(skb)) ||
+	    (write && skb_cloned(skb)))
+		return NULL;
+	off = run->hdr_off[o->acc_slot] + o->acc_off;
+	if (unlikely(off + o->acc_bytes >
+		     skb_tail_pointer(skb) - skb_mac_header(skb)))
+		return NULL;
+	return skb_mac_header(skb) + off;
+}
+
+static u64 fast_read(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
+		     const u8 *params, const struct p4tc_act *act)
+{
+	struct p4t_val v;
+	const u8 *p;
+
+	switch (o->acc) {
+	case P4TC_ACC_CONST:
+		return o->value.w[0];
+	case P4TC_ACC_META:
+		return acc_load(run->meta + o->acc_off, o->acc_bytes, o->acc_be);
+	case P4TC_ACC_PARAM:
+		return acc_load(params + o->acc_off, o->acc_bytes, o->acc_be);
+	case P4TC_ACC_KEY:
+		return acc_load(run->key + o->acc_off, o->acc_bytes, true);
+	}
+	p = pkt_at(run, o, false);
+	if (likely(p))
+		return acc_load(p, o->acc_bytes, true);
+	if (!(run->valid & BIT(o->acc_slot)))
+		return 0;	/* as for any field of a header not there */
+	opnd_read(run, o, params, act, &v);
+	return v.w[0];
+}
+
+static void fast_write(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
+		       const u8 *params, const struct p4tc_act *act, u64 x)
+{
+	struct p4t_val v = { .w = { x } };
+	u8 *p;
+
+	switch (o->acc) {
+	case P4TC_ACC_META:
+		meta_dirty(run, o->acc_off + o->acc_bytes);
+		acc_store(run->meta + o->acc_off, o->acc_bytes, o->acc_be, x);
+		return;
+	case P4TC_ACC_KEY:
+		acc_store(run->key + o->acc_off, o->acc_bytes, true, x);
+		return;
+	}
+	p = pkt_at(run, o, true);
+	if (likely(p)) {
+		acc_store(p, o->acc_bytes, true, x);
+		/* as pkt_write_bits(): a device's sum is no longer true */
+		if (run->skb->ip_summed == CHECKSUM_COMPLETE)
+			run->skb->ip_summed = CHECKSUM_NONE;
+		return;
+	}
+	if (run->valid & BIT(o->acc_slot))
+		opnd_write(run, o, params, act, &v);
+}
+
+/* ------------------------------------------------------------------ */
 /* Commands                                                            */
 /* ------------------------------------------------------------------ */
 
@@ -728,8 +876,13 @@ static bool branch_taken(u8 op, struct p4t_val a, struct p4t_val b,
 	}
 }
 
-/* Send a copy of the packet out of @ifindex, as act_mirred does. */
-static int port_egress(struct p4tc_run *run, u32 ifindex)
+/* Send the packet out of @ifindex, as act_mirred does: the packet itself
+ * when @own (send_port_egress at tc ingress, where act_mirred's redirect
+ * sends it too), a copy otherwise.  False when it cannot go (no such
+ * device, down, out of memory): the packet is then still the caller's.
+ * Once it is sent the device's queue owns it, whatever the queue does.
+ */
+static bool port_egress(struct p4tc_run *run, u32 ifindex, bool own)
 {
 	struct sk_buff *skb = run->skb;
 	struct net_device *dev;
@@ -739,23 +892,32 @@ static int port_egress(struct p4tc_run *run, u32 ifindex)
 	dev = dev_get_by_index_rcu(run->pipeline->net, ifindex);
 	if (unlikely(!dev || !(dev->flags & IFF_UP) ||
 		     !netif_carrier_ok(dev) || !skb_mac_header_was_set(skb)))
-		return -ENODEV;
-	skb2 = skb_clone(skb, GFP_ATOMIC);
-	if (!skb2)
-		return -ENOMEM;
+		return false;
+	if (own) {
+		skb2 = skb;
+		/* the packet's trip here ends: what the device's own tc
+		 * hooks run on it is a new trip, not part of this run
+		 */
+		run->skb = NULL;
+	} else {
+		skb2 = skb_clone(skb, GFP_ATOMIC);
+		if (!skb2)
+			return false;
+	}
 	nf_reset_ct(skb2);
 	/* at ingress the data starts at the network header: xmit wants MAC */
-	if (skb->data != skb_mac_header(skb)) {
-		mac_len = skb_network_header(skb) - skb_mac_header(skb);
+	if (skb2->data != skb_mac_header(skb2)) {
+		mac_len = skb_network_header(skb2) - skb_mac_header(skb2);
 		skb_push_rcsum(skb2, mac_len);
 	}
 	/* a header went in or out: the protocol is the frame's own now */
 	if (run->reshaped && skb_mac_header_len(skb2) >= ETH_HLEN)
 		skb2->protocol = eth_hdr(skb2)->h_proto;
-	skb2->skb_iif = skb->dev->ifindex;
+	skb2->skb_iif = skb2->dev->ifindex;
 	skb2->dev = dev;
 	skb_set_redirected(skb2, skb2->tc_at_ingress);
-	return dev_queue_xmit(skb2);
+	dev_queue_xmit(skb2);
+	return true;
 }
 
 static int prog_run(struct p4tc_run *run, const struct p4tc_act *act,
@@ -1010,6 +1172,69 @@ static void cmd_print(struct p4tc_run *run, const struct p4tc_cmd *cmd,
 				    cmd->prefix, v.w[0]);
 }
 
+/* A command on one-step operands (cmd->fast): 64-bit values, cut to the
+ * destination's width when stored, as the general path cuts them.  Not
+ * inlined: in prog_run() it would share, and spill, its registers.
+ */
+static noinline int fast_cmd(struct p4tc_run *run,
+			     const struct p4tc_cmd *cmd,
+			     const struct p4tc_act *act, const u8 *params,
+			     u32 *pc)
+{
+	const struct p4tc_cmd_opnd *o = cmd->opnds;
+	u64 a = fast_read(run, &o[1], params, act), b;
+	bool taken;
+
+	switch (cmd->op) {
+	case P4TC_CMD_OP_SET:
+		break;
+	case P4TC_CMD_OP_PLUS:
+		a += fast_read(run, &o[2], params, act);
+		break;
+	case P4TC_CMD_OP_SUB:
+		a -= fast_read(run, &o[2], params, act);
+		break;
+	case P4TC_CMD_OP_BAND:
+		a &= fast_read(run, &o[2], params, act);
+		break;
+	case P4TC_CMD_OP_BOR:
+		a |= fast_read(run, &o[2], params, act);
+		break;
+	case P4TC_CMD_OP_BXOR:
+		a ^= fast_read(run, &o[2], params, act);
+		break;
+	default:
+		/* a branch: operand 0 against operand 1 */
+		b = a;
+		a = fast_read(run, &o[0], params, act);
+		switch (cmd->op) {
+		case P4TC_CMD_OP_BEQ:
+			taken = a == b;
+			break;
+		case P4TC_CMD_OP_BNE:
+			taken = a != b;
+			break;
+		case P4TC_CMD_OP_BLT:
+			taken = a < b;
+			break;
+		case P4TC_CMD_OP_BLE:
+			taken = a <= b;
+			break;
+		case P4TC_CMD_OP_BGT:
+			taken = a > b;
+			break;
+		default:
+			taken = a >= b;
+			break;
+		}
+		return taken ? control(cmd->then_ctl, cmd->then_arg, pc) :
+			       control(cmd->else_ctl, cmd->else_arg, pc);
+	}
+	fast_write(run, &o[0], params, act, a);
+	(*pc)++;
+	return P4TC_GO_ON;
+}
+
 /* Run @act's program: P4TC_GO_ON at its end, or the verdict it gave. */
 static int prog_run(struct p4tc_run *run, const struct p4tc_act *act,
 		    const u8 *params)
@@ -1017,12 +1242,19 @@ static int prog_run(struct p4tc_run *run, const struct p4tc_act *act,
 	const struct p4tc_prog *prog = rcu_dereference_bh(act->prog);
 	struct p4t_val a, b, c;
 	u32 pc = 0, i;
+	bool own;
 	int ret;
 
 	while (prog && pc < prog->num_cmds) {
 		const struct p4tc_cmd *cmd = &prog->cmds[pc];
 		const struct p4tc_cmd_opnd *o = cmd->opnds;
 
+		if (cmd->fast) {
+			ret = fast_cmd(run, cmd, act, params, &pc);
+			if (ret != P4TC_GO_ON)
+				return ret;
+			continue;
+		}
 		ret = P4TC_GO_ON;
 		switch (cmd->op) {
 		case P4TC_CMD_OP_SET:
@@ -1089,12 +1321,17 @@ static int prog_run(struct p4tc_run *run, const struct p4tc_act *act,
 			break;
 		case P4TC_CMD_OP_SNDPORTEGR:
 			opnd_read(run, &o[0], params, act, &a);
-			/* the packet leaves: nothing after this sees it */
-			return port_egress(run, a.w[0]) ? TC_ACT_SHOT :
-			       TC_ACT_STOLEN;
+			/* the packet leaves: nothing after this sees it.  At
+			 * ingress it is gone (consumed), elsewhere a copy
+			 * left and the packet is stolen.
+			 */
+			own = skb_at_tc_ingress(run->skb);
+			if (!port_egress(run, a.w[0], own))
+				return TC_ACT_SHOT;
+			return own ? TC_ACT_CONSUMED : TC_ACT_STOLEN;
 		case P4TC_CMD_OP_MIRPORTEGR:
 			opnd_read(run, &o[0], params, act, &a);
-			port_egress(run, a.w[0]);
+			port_egress(run, a.w[0], false);
 			break;
 		case P4TC_CMD_OP_SETVALID:
 			ret = cmd_setvalid(run, o[0].hdr);
@@ -1133,7 +1370,8 @@ static struct p4tc_run *run_push(struct p4tc_scratch *sc, struct sk_buff *skb,
 	run->handed_over = false;
 	run->calls = 0;
 	run->applies = 0;
-	memset(run->meta, 0, sizeof(run->meta));
+	memset(run->meta, 0, run->meta_dirty);
+	run->meta_dirty = 0;
 	return run;
 }
 
@@ -1211,6 +1449,9 @@ int p4tc_pipeline_classify(struct sk_buff *skb,
 			   bool handed_over, bool *rejected)
 {
 	struct p4tc_scratch *sc = this_cpu_ptr(&p4tc_scratch);
+	/* for the tracepoint: a program may have sent the packet on */
+	const struct net_device *dev = skb->dev;
+	bool ingress = skb_at_tc_ingress(skb);
 	struct tcf_result p4res = {};
 	struct p4tc_run *run;
 	bool accepted;
@@ -1235,8 +1476,8 @@ int p4tc_pipeline_classify(struct sk_buff *skb,
 		goto out;
 	ret = tcf_exts_exec(skb, exts, res);
 out:
-	trace_p4_classify(skb, pipeline->common.name, pipeline->common.p_id,
-			  ret, !accepted);
+	trace_p4_classify(dev, ingress, pipeline->common.name,
+			  pipeline->common.p_id, ret, !accepted);
 	run_pop(sc, run);
 	*rejected = !accepted;
 	return ret;

@@ -111,15 +111,6 @@ void p4t_val_sign_extend(struct p4t_val *v, unsigned int width)
 	}
 }
 
-static bool p4t_msb_first(const struct p4tc_type *type)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return true;
-#else
-	return type->flags & P4T_F_BE;
-#endif
-}
-
 /* The container at @src as a host-order number (zero-extended). */
 static void p4t_load(const struct p4tc_type *type, const void *src,
 		     struct p4t_val *v)
