@@ -158,10 +158,16 @@ static inline unsigned int p4t_container_bytes(const struct p4tc_type *type)
 	return type->container_bitsz / 8;
 }
 
-/* Whether a container holds its most significant byte first */
+/* Whether a container holds its most significant byte first (the
+ * compiler's byte order: tests/host builds this header in user space)
+ */
 static inline bool p4t_msb_first(const struct p4tc_type *type)
 {
-	return IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) || (type->flags & P4T_F_BE);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return true;
+#else
+	return type->flags & P4T_F_BE;
+#endif
 }
 
 #endif
