@@ -694,8 +694,12 @@ static void opnd_write(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
 /* Operands in one step (P4TC_ACC_*, p4tc_cmds.c chose them)            */
 /* ------------------------------------------------------------------ */
 
+/* The one-step helpers are inlined into fast_cmd(): a call and return
+ * per operand cost more than their work.
+ */
+
 /* @n (1..8) bytes at @p as a number, most significant first when @be */
-static u64 acc_load(const u8 *p, u32 n, bool be)
+static __always_inline u64 acc_load(const u8 *p, u32 n, bool be)
 {
 	u64 x = 0;
 	u32 i;
@@ -707,6 +711,11 @@ static u64 acc_load(const u8 *p, u32 n, bool be)
 		return be ? get_unaligned_be16(p) : get_unaligned((u16 *)p);
 	case 4:
 		return be ? get_unaligned_be32(p) : get_unaligned((u32 *)p);
+	case 6:		/* a MAC address */
+		return be ? (u64)get_unaligned_be16(p) << 32 |
+			    get_unaligned_be32(p + 2) :
+			    get_unaligned_le32(p) |
+			    (u64)get_unaligned_le16(p + 4) << 32;
 	case 8:
 		return be ? get_unaligned_be64(p) : get_unaligned((u64 *)p);
 	}
@@ -716,7 +725,7 @@ static u64 acc_load(const u8 *p, u32 n, bool be)
 }
 
 /* The low @n bytes of @x at @p */
-static void acc_store(u8 *p, u32 n, bool be, u64 x)
+static __always_inline void acc_store(u8 *p, u32 n, bool be, u64 x)
 {
 	u32 i;
 
@@ -736,6 +745,15 @@ static void acc_store(u8 *p, u32 n, bool be, u64 x)
 		else
 			put_unaligned(x, (u32 *)p);
 		return;
+	case 6:
+		if (be) {
+			put_unaligned_be16(x >> 32, p);
+			put_unaligned_be32(x, p + 2);
+		} else {
+			put_unaligned_le32(x, p);
+			put_unaligned_le16(x >> 32, p + 4);
+		}
+		return;
 	case 8:
 		if (be)
 			put_unaligned_be64(x, p);
@@ -752,8 +770,8 @@ static void acc_store(u8 *p, u32 n, bool be, u64 x)
  * the skb holds outside the frame, paged data, or, to write them, a head
  * shared with a clone.  The general path handles those.
  */
-static u8 *pkt_at(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
-		  bool write)
+static __always_inline u8 *pkt_at(struct p4tc_run *run,
+				  const struct p4tc_cmd_opnd *o, bool write)
 {
 	struct sk_buff *skb = run->skb;
 	u32 off;
@@ -770,8 +788,10 @@ static u8 *pkt_at(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
 	return skb_mac_header(skb) + off;
 }
 
-static u64 fast_read(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
-		     const u8 *params, const struct p4tc_act *act)
+static __always_inline u64 fast_read(struct p4tc_run *run,
+				     const struct p4tc_cmd_opnd *o,
+				     const u8 *params,
+				     const struct p4tc_act *act)
 {
 	struct p4t_val v;
 	const u8 *p;
@@ -795,8 +815,22 @@ static u64 fast_read(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
 	return v.w[0];
 }
 
-static void fast_write(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
-		       const u8 *params, const struct p4tc_act *act, u64 x)
+/* An operand of at most 64 bits, in one step when it can be */
+static u64 opnd_u64(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
+		    const u8 *params, const struct p4tc_act *act)
+{
+	struct p4t_val v;
+
+	if (o->acc != P4TC_ACC_SLOW)
+		return fast_read(run, o, params, act);
+	opnd_read(run, o, params, act, &v);
+	return v.w[0];
+}
+
+static __always_inline void fast_write(struct p4tc_run *run,
+				       const struct p4tc_cmd_opnd *o,
+				       const u8 *params,
+				       const struct p4tc_act *act, u64 x)
 {
 	struct p4t_val v = { .w = { x } };
 	u8 *p;
@@ -1320,7 +1354,7 @@ static int prog_run(struct p4tc_run *run, const struct p4tc_act *act,
 			ret = cmd_tableapply(run, cmd);
 			break;
 		case P4TC_CMD_OP_SNDPORTEGR:
-			opnd_read(run, &o[0], params, act, &a);
+			a.w[0] = opnd_u64(run, &o[0], params, act);
 			/* the packet leaves: nothing after this sees it.  At
 			 * ingress it is gone (consumed), elsewhere a copy
 			 * left and the packet is stolen.
@@ -1330,7 +1364,7 @@ static int prog_run(struct p4tc_run *run, const struct p4tc_act *act,
 				return TC_ACT_SHOT;
 			return own ? TC_ACT_CONSUMED : TC_ACT_STOLEN;
 		case P4TC_CMD_OP_MIRPORTEGR:
-			opnd_read(run, &o[0], params, act, &a);
+			a.w[0] = opnd_u64(run, &o[0], params, act);
 			port_egress(run, a.w[0], false);
 			break;
 		case P4TC_CMD_OP_SETVALID:
