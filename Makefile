@@ -11,7 +11,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps kernel kernel-bench qemu iproute2 build check bench cp-bench dp-bench offload-bench equivalence demo shell series clean distclean
+.PHONY: help deps bpf kernel kernel-bench qemu iproute2 build check bench cp-bench dp-bench offload-bench equivalence demo shell series clean distclean
 
 help:
 	@echo "make demo      boot the test guest and show the kernel and tools"
@@ -44,7 +44,24 @@ qemu: deps
 iproute2: kernel
 	@scripts/timed iproute2 scripts/build-iproute2.sh
 
-build: kernel qemu iproute2 build/vm/init
+build: kernel qemu iproute2 build/vm/init bpf
+
+# The example eBPF programs (tests/programs/*/*.bpf.c): the router's eBPF
+# parser for the p4 classifier's "prog tc" mode.  Built with Debian's
+# clang against the patched kernel's UAPI headers and libbpf's.
+BPF_SRCS := $(wildcard tests/programs/*/*.bpf.c)
+BPF_OBJS := $(patsubst tests/programs/%.c,build/bpf/%.o,$(BPF_SRCS))
+BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf \
+	-isystem build/linux/headers/include \
+	-isystem /usr/include/$(shell $(CC) -dumpmachine)
+
+bpf: $(BPF_OBJS)
+
+build/bpf/%.bpf.o: tests/programs/%.bpf.c build/linux/headers/include/linux/p4tc.h
+	@mkdir -p $(@D)
+	clang $(BPF_CFLAGS) -c $< -o $@
+
+build/linux/headers/include/linux/p4tc.h: | kernel
 
 # The guest's PID 1 (static, so that boot costs no dynamic exec).
 build/vm/init: tests/vm/init.c

@@ -19,7 +19,7 @@ PACKAGES=(
 	seabios ipxe-qemu qemu-system-data busybox-static kmod cpio xz-utils
 	iputils-ping iproute2 ethtool jq python3 python3-venv git quilt
 	libcap-dev libdb-dev libselinux1-dev libtirpc-dev
-	bash-completion zlib1g-dev rsync libdpdk-dev
+	bash-completion zlib1g-dev rsync libdpdk-dev bpftool
 )
 
 say() { printf 'deps: %s\n' "$*"; }

@@ -32,7 +32,42 @@ SLOW = 0.5
 
 # where each placement puts the filters
 FILTER_FLAGS = {"sw": ["skip_hw"], "hw": ["skip_sw"], "both": [],
-                "mixed": [], "mixed-skip_sw": ["skip_sw"]}
+                "mixed": [], "mixed-skip_sw": ["skip_sw"], "bpf-tc": ["skip_hw"],
+                "bpf-xdp": ["skip_hw"]}
+# where the bpf-xdp mode pins the program's XDP parser
+XDP_PIN = "/sys/fs/bpf/p4tc-equivalence-xdp"
+
+
+def filter_args(prog, mode):
+    """What the p4 filter of @prog says after its pipeline name, in @mode."""
+    args = list(FILTER_FLAGS[mode])
+    if mode == "bpf-tc":
+        obj, section = prog.BPF_PARSER
+        args += ["prog", "tc", "obj", obj, "section", section]
+    elif mode == "bpf-xdp":
+        args += ["prog", "xdp", "pinned", XDP_PIN,
+                 "prog_cookie", str(prog.BPF_XDP_PARSER[1])]
+    return args
+
+
+def xdp_attach(topo, prog):
+    """The program's XDP parser, pinned and run (generic XDP) on every
+    port, for the bpf-xdp mode."""
+    if not os.path.ismount("/sys/fs/bpf"):
+        sh("mount", "-t", "bpf", "bpf", "/sys/fs/bpf")
+    xdp_detach(topo)
+    sh("bpftool", "prog", "load", prog.BPF_XDP_PARSER[0], XDP_PIN, "type", "xdp")
+    for p in topo.P:
+        sh("ip", "link", "set", "dev", p, "xdpgeneric", "pinned", XDP_PIN)
+
+
+def xdp_detach(topo):
+    for p in topo.P:
+        sh("ip", "link", "set", "dev", p, "xdpgeneric", "off", check=False)
+    if os.path.exists(XDP_PIN):
+        os.unlink(XDP_PIN)
+
+
 ENTRY_FLAGS = {"none": [], "skip_sw": ["skip_sw"], "skip_hw": ["skip_hw"]}
 
 
@@ -248,10 +283,12 @@ def run(topo, case, burst=False, quiet=FAST):
     output comes from."""
     prog = case.prog
     t0 = time.monotonic()
+    if case.mode == "bpf-xdp":
+        xdp_attach(topo, prog)
     lines = script_lines(prog.TC)
     for p in topo.P:
         lines.append(f"filter add dev {p} ingress prio 1 p4 pname {prog.NAME} "
-                     + " ".join(FILTER_FLAGS[case.mode]))
+                     + " ".join(filter_args(prog, case.mode)))
     entry_at = {}           # batch line number: entry index
     for k, ((table, args), flag) in enumerate(zip(case.entries, case.flags)):
         if flag == "absent":    # fuzz.py --self-test: an entry lost
@@ -301,6 +338,8 @@ def run(topo, case, burst=False, quiet=FAST):
     out = subprocess.run([TC, "-s", "-j", "-force", "-b", "-"],
                          input="\n".join(gets + _teardown(topo, prog)) + "\n",
                          capture_output=True, text=True, env=env).stdout
+    if case.mode == "bpf-xdp":
+        xdp_detach(topo)
     counts = _counts(prog, out)
     PHASES["counters"] += time.monotonic() - t2
     return Result(records, refused, counts, time.monotonic() - t0)
@@ -315,6 +354,7 @@ def teardown(topo, prog):
     subprocess.run([TC, "-force", "-b", "-"],
                    input="\n".join(_teardown(topo, prog)) + "\n",
                    capture_output=True, text=True)
+    xdp_detach(topo)
 
 
 TAG_LEN = 8

@@ -23,6 +23,11 @@ Placements (modes):
          drawn from the seed (--mixed N placements, seeds S, S+1, ...)
   mixed-skip_sw  the same with skip_sw filters: what the NIC hands over
          still runs the pipeline in the kernel
+  bpf-tc as sw, with the program's eBPF parser (its module's BPF_PARSER:
+         object, section) in the parse graph's place ("prog tc"); only
+         programs that have one
+  bpf-xdp as sw, with the program's eBPF parser at XDP (BPF_XDP_PARSER:
+         object, cookie; generic XDP on both ports, "prog xdp")
 
 Exit 0 when every placement's records equal sw's, 1 on a mismatch (each
 is printed: program, frame in hex and decoded, the placement of every
@@ -42,10 +47,14 @@ import engine                                                   # noqa: E402
 from engine import Case, SetupError, Topology                   # noqa: E402
 
 
-def placements(n, modes, seed, mixed):
+def placements(prog, n, modes, seed, mixed):
     """(mode, per-entry flags, seed) of every placement asked for, the
     reference (sw) first."""
     runs = [("sw", ["skip_hw"] * n, None)]
+    if "bpf-tc" in modes and getattr(prog, "BPF_PARSER", None):
+        runs.append(("bpf-tc", ["skip_hw"] * n, None))
+    if "bpf-xdp" in modes and getattr(prog, "BPF_XDP_PARSER", None):
+        runs.append(("bpf-xdp", ["skip_hw"] * n, None))
     if "hw" in modes:
         runs.append(("hw", ["skip_sw"] * n, None))
     if "both" in modes:
@@ -76,7 +85,7 @@ def run_program(topo, prog, a):
     corpus = prog.corpus(topo)
     entries = prog.entries(topo)
     topo.watch_host(corpus)
-    runs = placements(len(entries), a.modes.split(","), a.seed, a.mixed)
+    runs = placements(prog, len(entries), a.modes.split(","), a.seed, a.mixed)
     cases = [Case(prog, mode, entries, flags, corpus) for mode, flags, _ in runs]
     results = [engine.run(topo, c) for c in cases]
     ref = results[0]
@@ -106,7 +115,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--program", default="router",
                     help="a program of programs/, or several: P,P,...")
-    ap.add_argument("--modes", default="sw,hw,both,mixed")
+    ap.add_argument("--modes", default="sw,hw,both,mixed,bpf-tc,bpf-xdp")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mixed", type=int, default=2)
     ap.add_argument("--report")

@@ -103,7 +103,8 @@ p4_filter_stat() {
 # namespace NS (COUNT pings, 50 ms apart) while the p4 filter of pipeline
 # PIPE at ingress prio 1 of each DEV is replaced ROUNDS times.  Every
 # packet meets the old filter or the new one, never a half-built one, so
-# a lost ping fails.
+# a lost ping fails.  The new filters say P4_PARSER_ARGS (if set) after
+# their pipeline's name.
 replace_under_pings() {
 	local pipe=$1 rounds=$2 ns=$3 dst=$4 count=$5 d r pinger out
 	local -A handle
@@ -118,7 +119,8 @@ replace_under_pings() {
 	for r in $(seq 1 "$rounds"); do
 		for d in "$@"; do
 			tc filter replace dev "$d" ingress prio 1 \
-				handle "${handle[$d]}" p4 pname "$pipe" ||
+				handle "${handle[$d]}" p4 pname "$pipe" \
+				${P4_PARSER_ARGS[@]+"${P4_PARSER_ARGS[@]}"} ||
 				fail "replace $r on $d"
 		done
 	done

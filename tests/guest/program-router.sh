@@ -7,6 +7,9 @@
 # checksum; TTL expiry drops; the longest prefix wins; a missing route or
 # next hop drops; per-entry counters count; malformed headers are
 # rejected; a frame whose headers are in paged data is routed.
+# ROUTER_PARSER=tc runs it all with the router's eBPF parser in the parse
+# graph's place (program-router-bpf-tc.sh), ROUTER_PARSER=xdp with its
+# eBPF parser at XDP (program-router-bpf-xdp.sh).
 . "$(dirname "$0")/lib.sh"
 
 prog=$(cd "$(dirname "$0")/../programs/router" && pwd)
@@ -17,18 +20,40 @@ caperr=$(mktemp)
 
 . "$prog/hosts.sh"
 
+# what the p4 filters say after "pname router"
+P4_PARSER_ARGS=()
+case ${ROUTER_PARSER:-graph} in
+graph) ;;
+tc) P4_PARSER_ARGS=(prog tc obj "$prog/../../../build/bpf/router/parser.bpf.o"
+		section p4tc/parser) ;;
+xdp) pin=/sys/fs/bpf/p4tc-router-xdp
+	P4_PARSER_ARGS=(prog xdp pinned "$pin" prog_cookie 22) ;;
+*) fail "ROUTER_PARSER is graph or tc, not '$ROUTER_PARSER'"; finish ;;
+esac
+
 cleanup() {
 	router_hosts_del
+	[ "${ROUTER_PARSER:-graph}" != xdp ] || rm -f "$pin"
 	tc p4template del pipeline/router 2>/dev/null
 	rm -f "$cap" "$caperr"
 }
 trap cleanup EXIT
 
 router_hosts
+if [ "${ROUTER_PARSER:-graph}" = xdp ]; then
+	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+	rm -f "$pin"
+	expect_ok "load the XDP parser" bpftool prog load \
+		"$prog/../../../build/bpf/router/parser-xdp.bpf.o" "$pin" type xdp
+	for d in b0 b1; do
+		expect_ok "XDP parser on $d" ip link set dev $d xdpgeneric pinned "$pin"
+	done
+fi
 expect_ok "load the router" tc -b "$prog/router.tc"
 for d in b0 b1; do
 	tc qdisc add dev $d clsact
-	expect_ok "bind on $d" tc filter add dev $d ingress prio 1 p4 pname router
+	expect_ok "bind on $d" tc filter add dev $d ingress prio 1 p4 pname router \
+		"${P4_PARSER_ARGS[@]}"
 done
 
 expect_err "no route: dropped" 1 "100% packet loss" \

@@ -15,6 +15,11 @@ def program(name):
     return os.path.join(d, f"{name}.tc"), d
 
 
+def bpf_object(name, prog):
+    """The object make bpf builds of tests/programs/NAME/PROG.bpf.c"""
+    return os.path.join(TOP, "build", "bpf", name, f"{prog}.bpf.o")
+
+
 def mac(dev):
     with open(f"/sys/class/net/{dev}/address") as f:
         return f.read().strip()

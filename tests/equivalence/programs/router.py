@@ -6,11 +6,16 @@ branches, with IP options, truncated, not IPv4, VLAN-tagged, sizes from
 
 import random
 
-from programs.common import fuzz_frame, fuzz_l4, mac, pick_addr, program, rand_prefix
+from programs.common import (bpf_object, fuzz_frame, fuzz_l4, mac, pick_addr,
+                             program, rand_prefix)
 
 NAME = "router"
 TC, INTROSPECTION = program(NAME)
 TABLES = ["cb/fib", "cb/nexthop"]
+# its eBPF parsers (parser.bpf.c, parser-xdp.bpf.c, built by make bpf),
+# for the bpf-tc and bpf-xdp modes
+BPF_PARSER = (bpf_object(NAME, "parser"), "p4tc/parser")
+BPF_XDP_PARSER = (bpf_object(NAME, "parser-xdp"), 22)
 
 
 def entries(topo):

@@ -123,6 +123,7 @@ extern const struct p4tc_template_ops p4tc_table_ops;
 
 struct p4tc_parser;
 struct tcf_exts;
+struct bpf_prog;
 struct tcf_result;
 
 /**
@@ -769,10 +770,26 @@ struct p4tc_prog *p4tc_cmds_parse(struct p4tc_pipeline *pipeline,
 				  struct netlink_ext_ack *extack);
 void p4tc_prog_free(struct p4tc_prog *prog);
 int p4tc_prog_binds(const struct p4tc_prog *prog, const struct tc_action *a);
+/**
+ * struct p4tc_bpf_parser - an eBPF program parsing in the parse graph's place
+ * @prog: BPF_PROG_TYPE_SCHED_ACT: the p4 classifier runs it on each
+ *	packet; BPF_PROG_TYPE_XDP: it ran at XDP and left its buffer in the
+ *	packet's metadata
+ * @cookie: what a parser at XDP writes in its buffer
+ */
+struct p4tc_bpf_parser {
+	struct bpf_prog *prog;
+	u32 cookie;
+};
+
 int p4tc_pipeline_classify(struct sk_buff *skb,
 			   const struct p4tc_pipeline *pipeline,
+			   const struct p4tc_bpf_parser *bp,
 			   struct tcf_exts *exts, struct tcf_result *res,
-			   bool handed_over, bool *rejected);
+			   bool handed_over, bool *rejected, bool *cookie_bad);
+struct p4tc_parser_buffer *p4tc_run_parser_buffer(const struct sk_buff *skb);
+int p4tc_pipeline_bpf_parser_check(const struct p4tc_pipeline *pipeline,
+				   struct netlink_ext_ack *extack);
 int p4tc_act_run(struct sk_buff *skb, const struct p4tc_act *act,
 		 const u8 *params, int verdict);
 int tcf_act_check_pipeline_deletable(struct p4tc_pipeline *pipeline,

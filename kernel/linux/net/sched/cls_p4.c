@@ -20,8 +20,19 @@
  * fails unless one of them runs it, and then the filter does not run
  * the pipeline in software.  A device joining the block later gets it
  * through reoffload.
+ *
+ * An eBPF program may parse in the parse graph's place (seed mode 1):
+ * "prog tc obj FILE section S", a BPF_PROG_TYPE_SCHED_ACT program the
+ * filter runs first on each packet, which says where the headers are
+ * through bpf_p4tc_get_parser_buffer(); or "prog xdp pinned PATH
+ * prog_cookie N", a BPF_PROG_TYPE_XDP program that ran before, at XDP,
+ * and left the same in the packet's metadata with the filter's cookie
+ * (p4tc_bpf.c).  A packet without it is dropped and counted.  Either
+ * runs in software only: a device running the pipeline parses with the
+ * graph.
  */
 
+#include <linux/bpf.h>
 #include <linux/kernel.h>
 #include <linux/init.h>
 #include <linux/module.h>
@@ -33,11 +44,16 @@
 #include <net/p4tc.h>
 #include <net/p4tc_offload.h>
 
+/* what "tc" names a parser: "FILE:[SECTION]" */
+#define CLS_P4_PROG_NAME_LEN 256
+
 struct cls_p4_head {
 	struct tcf_exts exts;
 	struct tcf_result res;
 	struct p4tc_pipeline *pipeline;
 	struct tc_p4_pcnt __percpu *pcnt;
+	struct p4tc_bpf_parser parser;	/* an eBPF parser, or prog NULL */
+	char *parser_name;
 	u32 handle;
 	u32 flags;
 	unsigned int in_hw_count;
@@ -77,7 +93,7 @@ static int p4_classify(struct sk_buff *skb, const struct tcf_proto *tp,
 	struct cls_p4_head *head = rcu_dereference_bh(tp->root);
 	struct tc_p4_pcnt *pcnt;
 	bool handed_over = false;
-	bool rejected;
+	bool rejected, cookie_bad;
 	int ret;
 
 	if (unlikely(!head))
@@ -90,12 +106,16 @@ static int p4_classify(struct sk_buff *skb, const struct tcf_proto *tp,
 	/* skip_sw: only what the pipeline's device hands over runs here */
 	if (tc_skip_sw(head->flags) && !handed_over)
 		return -1;
-	ret = p4tc_pipeline_classify(skb, head->pipeline, &head->exts, res,
-				     handed_over, &rejected);
+	ret = p4tc_pipeline_classify(skb, head->pipeline,
+				     head->parser.prog ? &head->parser : NULL,
+				     &head->exts, res, handed_over, &rejected,
+				     &cookie_bad);
 	pcnt = this_cpu_ptr(head->pcnt);
 	pcnt->pkts++;
 	if (rejected)
 		pcnt->parser_rejects++;
+	if (cookie_bad)
+		pcnt->cookie_mismatches++;
 	return ret;
 }
 
@@ -110,6 +130,9 @@ static void p4_head_free(struct cls_p4_head *head)
 	tcf_exts_destroy(&head->exts);
 	if (head->pipeline)
 		tcf_pipeline_put_ref(head->pipeline);
+	if (head->parser.prog)
+		bpf_prog_put(head->parser.prog);
+	kfree(head->parser_name);
 	free_percpu(head->pcnt);
 	kfree(head);
 }
@@ -227,7 +250,8 @@ static const struct nla_policy p4_policy[TCA_P4_MAX + 1] = {
 	[TCA_P4_PNAME]		= { .type = NLA_NUL_STRING,
 				    .len = PIPELINENAMSIZ - 1 },
 	[TCA_P4_PROG_FD]	= { .type = NLA_U32 },
-	[TCA_P4_PROG_NAME]	= { .type = NLA_NUL_STRING },
+	[TCA_P4_PROG_NAME]	= { .type = NLA_NUL_STRING,
+				    .len = CLS_P4_PROG_NAME_LEN - 1 },
 	[TCA_P4_PROG_TYPE]	= { .type = NLA_U32 },
 	[TCA_P4_PROG_COOKIE]	= { .type = NLA_U32 },
 	[TCA_P4_FLAGS]		= NLA_POLICY_MASK(NLA_U32,
@@ -248,6 +272,70 @@ static int p4_parse_flags(struct nlattr **tb, u32 *flags,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The eBPF parser of a new filter: a program of the type asked for,
+ * held until the filter goes.
+ */
+static int p4_parser_get(struct nlattr **tb, struct cls_p4_head *new,
+			 struct netlink_ext_ack *extack)
+{
+	struct bpf_prog *prog;
+	u32 type;
+	int err;
+
+	if (!tb[TCA_P4_PROG_FD] && !tb[TCA_P4_PROG_NAME] &&
+	    !tb[TCA_P4_PROG_TYPE] && !tb[TCA_P4_PROG_COOKIE])
+		return 0;
+	if (!tb[TCA_P4_PROG_FD] || !tb[TCA_P4_PROG_TYPE]) {
+		NL_SET_ERR_MSG(extack,
+			       "An eBPF parser needs its program's fd and type");
+		return -EINVAL;
+	}
+	type = nla_get_u32(tb[TCA_P4_PROG_TYPE]);
+	if (type != BPF_PROG_TYPE_SCHED_ACT && type != BPF_PROG_TYPE_XDP) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_P4_PROG_TYPE],
+				    "An eBPF parser's type is BPF_PROG_TYPE_SCHED_ACT (prog tc) or BPF_PROG_TYPE_XDP (prog xdp)");
+		return -EINVAL;
+	}
+	if (type == BPF_PROG_TYPE_SCHED_ACT && tb[TCA_P4_PROG_COOKIE]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_P4_PROG_COOKIE],
+				    "prog_cookie is for a parser that ran at XDP");
+		return -EINVAL;
+	}
+	if (type == BPF_PROG_TYPE_XDP) {
+		/* a zeroed buffer has cookie 0: it would prove nothing */
+		if (!tb[TCA_P4_PROG_COOKIE] ||
+		    !nla_get_u32(tb[TCA_P4_PROG_COOKIE])) {
+			NL_SET_ERR_MSG(extack,
+				       "A parser at XDP needs a prog_cookie other than 0");
+			return -EINVAL;
+		}
+		new->parser.cookie = nla_get_u32(tb[TCA_P4_PROG_COOKIE]);
+	}
+	if (tc_skip_sw(new->flags)) {
+		NL_SET_ERR_MSG(extack,
+			       "skip_sw: an eBPF parser runs in software only");
+		return -EINVAL;
+	}
+	err = p4tc_pipeline_bpf_parser_check(new->pipeline, extack);
+	if (err)
+		return err;
+	prog = bpf_prog_get_type_dev(nla_get_u32(tb[TCA_P4_PROG_FD]), type,
+				     false);
+	if (IS_ERR(prog)) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "The eBPF parser's fd is not a program of type %s",
+				   type == BPF_PROG_TYPE_XDP ?
+				   "BPF_PROG_TYPE_XDP" :
+				   "BPF_PROG_TYPE_SCHED_ACT");
+		return PTR_ERR(prog);
+	}
+	new->parser.prog = prog;
+	new->parser_name = tb[TCA_P4_PROG_NAME] ?
+		nla_strdup(tb[TCA_P4_PROG_NAME], GFP_KERNEL_ACCOUNT) :
+		kstrdup(prog->aux->name, GFP_KERNEL_ACCOUNT);
+	return new->parser_name ? 0 : -ENOMEM;
 }
 
 static int p4_change(struct net *net, struct sk_buff *in_skb,
@@ -279,12 +367,6 @@ static int p4_change(struct net *net, struct sk_buff *in_skb,
 		NL_SET_ERR_MSG(extack, "A p4 filter needs a pipeline (pname)");
 		return -EINVAL;
 	}
-	if (tb[TCA_P4_PROG_FD] || tb[TCA_P4_PROG_NAME] ||
-	    tb[TCA_P4_PROG_TYPE] || tb[TCA_P4_PROG_COOKIE]) {
-		NL_SET_ERR_MSG(extack,
-			       "eBPF parser programs are not supported: the pipeline's parse graph parses");
-		return -EOPNOTSUPP;
-	}
 	err = p4_parse_flags(tb, &userflags, extack);
 	if (err < 0)
 		return err;
@@ -310,6 +392,11 @@ static int p4_change(struct net *net, struct sk_buff *in_skb,
 	if (IS_ERR(new->pipeline)) {
 		err = PTR_ERR(new->pipeline);
 		new->pipeline = NULL;
+		p4_head_free(new);
+		return err;
+	}
+	err = p4_parser_get(tb, new, extack);
+	if (err) {
 		p4_head_free(new);
 		return err;
 	}
@@ -396,11 +483,20 @@ static int p4_dump(struct net *net, struct tcf_proto *tp, void *fh,
 		goto nla_put_failure;
 	if (nla_put_u32(skb, TCA_P4_IN_HW_COUNT, head->in_hw_count))
 		goto nla_put_failure;
+	if (head->parser.prog &&
+	    (nla_put_u32(skb, TCA_P4_PROG_ID, head->parser.prog->aux->id) ||
+	     nla_put_u32(skb, TCA_P4_PROG_TYPE, head->parser.prog->type) ||
+	     nla_put_string(skb, TCA_P4_PROG_NAME, head->parser_name)))
+		goto nla_put_failure;
+	if (head->parser.cookie &&
+	    nla_put_u32(skb, TCA_P4_PROG_COOKIE, head->parser.cookie))
+		goto nla_put_failure;
 	for_each_possible_cpu(cpu) {
 		const struct tc_p4_pcnt *c = per_cpu_ptr(head->pcnt, cpu);
 
 		sum.pkts += c->pkts;
 		sum.parser_rejects += c->parser_rejects;
+		sum.cookie_mismatches += c->cookie_mismatches;
 	}
 	if (nla_put_64bit(skb, TCA_P4_PCNT, sizeof(sum), &sum, TCA_P4_PAD))
 		goto nla_put_failure;

@@ -54,6 +54,42 @@ struct p4tcmsg {
 #define P4TC_DEFAULT_TMASKS 8
 #define P4TC_MAX_TABLE_ACTS 32		/* actions a table lists */
 
+/* What an eBPF parser run by the p4 classifier ("prog tc obj ...") hands
+ * over, in the buffer bpf_p4tc_get_parser_buffer() gives it: the headers
+ * it found, named by their template id.  Bit (ID - 1) of @valid says that
+ * header ID is in the packet, @hdr_off[ID - 1] bytes from the MAC header
+ * and @hdr_len[ID - 1] bytes long (0: the length the parse graph would
+ * find, the header's fixed one or read from its length field).  The
+ * datapath then reads and writes header fields in the packet where the
+ * parser placed their headers, as after the parse graph.  Headers with ids
+ * over P4TC_MAX_PARSE_HEADERS cannot be named here.
+ */
+struct p4tc_parser_buffer {
+	__u32 valid;
+	__u16 hdr_off[P4TC_MAX_PARSE_HEADERS];
+	__u16 hdr_len[P4TC_MAX_PARSE_HEADERS];
+};
+
+/* What an eBPF parser at XDP ("prog xdp pinned PATH prog_cookie N") leaves
+ * for the p4 classifier, in the frame's XDP metadata, which the stack
+ * keeps with the packet up to tc (bpf_p4tc_xdp_get_parser_buffer()
+ * places it there).  XDP metadata is at most 32 bytes: headers ids 1 to
+ * P4TC_XDP_PARSE_HEADERS, offsets only (lengths are the headers' fixed
+ * ones or read from their length fields, as the parse graph reads them).
+ * @cookie must be the filter's prog_cookie: it proves that this packet
+ * went through the parser.
+ */
+#define P4TC_XDP_PARSE_HEADERS 12
+/* in @valid: the parser rejects the packet (the filter drops and counts
+ * it, as the parse graph's rejects)
+ */
+#define P4TC_XDP_PARSER_REJECT (1U << 31)
+struct p4tc_xdp_parser_buffer {
+	__u32 cookie;
+	__u32 valid;
+	__u16 hdr_off[P4TC_XDP_PARSE_HEADERS];
+};
+
 /* Ids of the path of an object: [pipeline, object] or [pipeline, parser, object] */
 #define P4TC_PATH_MAX 3
 

@@ -22,6 +22,7 @@
  * and writing them does nothing, as for a header the packet does not have.
  */
 
+#include <linux/filter.h>
 #include <linux/if_vlan.h>
 #include <linux/kernel.h>
 #include <linux/netdevice.h>
@@ -51,12 +52,14 @@ struct p4tc_run {
 	bool reshaped;				/* a header went in or out */
 	bool hit;
 	bool handed_over;			/* the device's entries count */
+	bool bpf_parsing;			/* an eBPF parser runs on it */
 	u8 calls;
 	u8 applies;
 	u16 meta_dirty;		/* bytes of meta written: the next run clears */
 	u8 meta[P4TC_MAXMETA_OFFSET / 8];
 	u8 key[P4TC_MAX_KEYSZ / 8];		/* what the key action builds */
 	u8 args[P4TC_MAX_CALLS][P4TC_MAX_ARGS * P4T_MAX_BITSZ / 8];
+	struct p4tc_parser_buffer pbuf;		/* what an eBPF parser found */
 };
 
 struct p4tc_scratch {
@@ -483,6 +486,183 @@ static bool run_field_pos(struct p4tc_run *run, const struct p4tc_hdrfield *f,
 		return false;
 	*pos = run->hdr_off[f->header->slot] * 8 + f->offset;
 	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* An eBPF parser in the parse graph's place                           */
+/* ------------------------------------------------------------------ */
+
+/**
+ * p4tc_run_parser_buffer - the parser buffer of the packet being parsed
+ * @skb: the packet the calling eBPF program runs on
+ *
+ * For bpf_p4tc_get_parser_buffer(): the buffer exists only while the p4
+ * classifier runs its eBPF parser on @skb, on this CPU.  Any other caller
+ * (the same program run by act_bpf, say) gets NULL.
+ *
+ * Return: the buffer, zeroed before the program started, or NULL.
+ */
+struct p4tc_parser_buffer *p4tc_run_parser_buffer(const struct sk_buff *skb)
+{
+	struct p4tc_scratch *sc = this_cpu_ptr(&p4tc_scratch);
+	struct p4tc_run *run;
+
+	if (!sc->depth)
+		return NULL;
+	run = &sc->runs[sc->depth - 1];
+	if (run->skb != skb || !run->bpf_parsing)
+		return NULL;
+	return &run->pbuf;
+}
+
+/* Run the eBPF parser on the frame from its MAC header, as cls_bpf runs
+ * its programs.  Its verdict: pipe goes on, anything else is final.
+ */
+static int run_bpf_parse(struct p4tc_run *run, const struct bpf_prog *prog)
+{
+	struct sk_buff *skb = run->skb;
+	bool at_ingress = skb_at_tc_ingress(skb);
+	int ret;
+
+	memset(&run->pbuf, 0, sizeof(run->pbuf));
+	run->bpf_parsing = true;
+	if (at_ingress)
+		__skb_push(skb, skb->mac_len);
+	bpf_compute_data_pointers(skb);
+	ret = bpf_prog_run(prog, skb);
+	if (at_ingress)
+		__skb_pull(skb, skb->mac_len);
+	run->bpf_parsing = false;
+	return ret;
+}
+
+/* The length of @hdr at @off, as the parse graph finds it: its fixed
+ * length, or its length field's value times its multiplier plus its
+ * addend.
+ */
+static bool run_hdr_len(struct p4tc_run *run, const struct p4tc_header *hdr,
+			u32 off, u32 *len)
+{
+	struct p4t_val v;
+
+	if (!hdr->len_field) {
+		*len = hdr->min_len;
+		return true;
+	}
+	if (off + hdr->min_len > pkt_len(run->skb) ||
+	    !field_value(run->skb, off, hdr->len_field, &v) || v.w[1])
+		return false;
+	*len = v.w[0] * hdr->len_mult + hdr->len_add;
+	return true;
+}
+
+/* Take the headers the eBPF parser placed (run->pbuf), checked as the
+ * parse graph would check them: a header the pipeline has, of a length
+ * its template allows, inside the packet.  False (the packet is
+ * rejected) otherwise.  A parser at tc saw the frame without a VLAN tag
+ * the stack holds outside it (@untagged_view); the datapath's frame has
+ * the tag (see pkt_tagged()), so what lies after it moves by its length.
+ * A parser at XDP saw the frame as the device received it.
+ */
+static bool run_bpf_import(struct p4tc_run *run, bool untagged_view)
+{
+	const struct p4tc_parser *parser = run->pipeline->parser;
+	const struct p4tc_parser_buffer *b = &run->pbuf;
+	unsigned long valid = b->valid;
+	u32 plen = pkt_len(run->skb);
+	unsigned int i;
+
+	run->parsed = true;
+	if (!valid)
+		return true;
+	i = __ffs(valid);
+	if (!parser || !skb_mac_header_was_set(run->skb))
+		goto bad;
+	for_each_set_bit(i, &valid, P4TC_MAX_PARSE_HEADERS) {
+		const struct p4tc_template_common *common;
+		const struct p4tc_header *hdr;
+		u32 off = b->hdr_off[i];
+		u32 len = b->hdr_len[i];
+
+		/* a sealed pipeline's headers no longer change */
+		common = idr_find(&parser->header_idr, i + 1);
+		if (!common)
+			goto bad;
+		hdr = to_header(common);
+		if (untagged_view && pkt_tagged(run->skb) && off >= PKT_TAG_AT)
+			off += VLAN_HLEN;
+		if (!len && !run_hdr_len(run, hdr, off, &len))
+			goto bad;
+		if (len < hdr->min_len ||
+		    len > (hdr->len_field ? hdr->max_len : hdr->min_len) ||
+		    off + len > plen)
+			goto bad;
+		run->hdr_off[hdr->slot] = off;
+		run->hdr_len[hdr->slot] = len;
+		run->hdr[hdr->slot] = hdr;
+		run->valid |= BIT(hdr->slot);
+	}
+	return true;
+
+bad:
+	net_warn_ratelimited("p4tc: pipeline %s: the eBPF parser placed header id %u where the pipeline cannot take it: packet rejected\n",
+			     run->pipeline->common.name, i + 1);
+	run->valid = 0;
+	return false;
+}
+
+/* What a parser at XDP left in the frame's metadata, into run->pbuf.
+ * False when it is not there or its cookie is not @cookie: this packet
+ * did not go through the filter's parser.  @rejected: the parser said
+ * so.
+ */
+static bool run_xdp_fetch(struct p4tc_run *run, u32 cookie, bool *rejected)
+{
+	const struct p4tc_xdp_parser_buffer *x;
+	struct sk_buff *skb = run->skb;
+	unsigned int i;
+
+	if (skb_metadata_len(skb) < sizeof(*x) ||
+	    !skb_mac_header_was_set(skb))
+		return false;
+	/* the buffer is the metadata's last bytes, before the MAC header */
+	x = (const void *)(skb_metadata_end(skb) - sizeof(*x));
+	if (x->cookie != cookie)
+		return false;
+	*rejected = x->valid & P4TC_XDP_PARSER_REJECT;
+	memset(&run->pbuf, 0, sizeof(run->pbuf));
+	run->pbuf.valid = x->valid & GENMASK(P4TC_XDP_PARSE_HEADERS - 1, 0);
+	for (i = 0; i < P4TC_XDP_PARSE_HEADERS; i++)
+		run->pbuf.hdr_off[i] = x->hdr_off[i];
+	return true;
+}
+
+/* The eBPF parser's part of a run: the verdict to go on with (pipe), or
+ * the trip's end.  @accepted says whether the packet was rejected,
+ * @cookie_bad whether an XDP parser's buffer was missing or not ours.
+ */
+static int run_bpf_parser(struct p4tc_run *run,
+			  const struct p4tc_bpf_parser *bp, bool *accepted,
+			  bool *cookie_bad)
+{
+	bool rejected = false;
+	int ret;
+
+	if (bp->prog->type == BPF_PROG_TYPE_XDP) {
+		if (!run_xdp_fetch(run, bp->cookie, &rejected)) {
+			*cookie_bad = true;
+			*accepted = true;
+			return TC_ACT_SHOT;
+		}
+		*accepted = !rejected && run_bpf_import(run, false);
+		return *accepted ? TC_ACT_PIPE : TC_ACT_SHOT;
+	}
+	ret = run_bpf_parse(run, bp->prog);
+	*accepted = ret != TC_ACT_SHOT;
+	if (ret != TC_ACT_PIPE)
+		return ret;
+	*accepted = run_bpf_import(run, true);
+	return *accepted ? TC_ACT_PIPE : TC_ACT_SHOT;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1464,14 +1644,22 @@ static int pipeline_acts_run(struct sk_buff *skb, struct tc_action **acts,
  * @pipeline: the pipeline, pinned by the caller (a p4 filter)
  * @exts: the filter's own actions, run last
  * @res: the filter's result, given to its actions
+ * @bp: an eBPF parser in the parse graph's place, or NULL
  * @handed_over: a device running the pipeline handed the packet over
  *	unfinished (p4tc_skb_handed_over()): the lookups are the device's
  *	too, and see its entries (skip_sw), as it would have
- * @rejected: set when the parse graph rejected the packet
+ * @rejected: set when the parse graph or the eBPF parser rejected the
+ *	packet
+ * @cookie_bad: set when @bp ran at XDP but the packet does not carry its
+ *	buffer with @bp's cookie (the packet is dropped)
  *
- * The parse graph runs first; a packet it rejects is dropped without
- * running anything.  Then the pipeline's preactions, its postactions and
- * @exts, in one run: they share the packet's metadata and parse state.
+ * The parse graph (or @bp) runs first; a packet it rejects is dropped
+ * without running anything.  An eBPF parser at tc runs here, and returns
+ * pipe to go on, shot to reject; any other verdict ends the trip with it.
+ * One at XDP ran before: what it left in the packet's metadata is used.
+ * Then the
+ * pipeline's preactions, its postactions and @exts, in one run: they
+ * share the packet's metadata and parse state.
  * The first verdict other than pipe ends the trip.  Called with BH off
  * and under RCU, from the classifier.
  *
@@ -1479,8 +1667,9 @@ static int pipeline_acts_run(struct sk_buff *skb, struct tc_action **acts,
  */
 int p4tc_pipeline_classify(struct sk_buff *skb,
 			   const struct p4tc_pipeline *pipeline,
+			   const struct p4tc_bpf_parser *bp,
 			   struct tcf_exts *exts, struct tcf_result *res,
-			   bool handed_over, bool *rejected)
+			   bool handed_over, bool *rejected, bool *cookie_bad)
 {
 	struct p4tc_scratch *sc = this_cpu_ptr(&p4tc_scratch);
 	/* for the tracepoint: a program may have sent the packet on */
@@ -1488,17 +1677,24 @@ int p4tc_pipeline_classify(struct sk_buff *skb,
 	bool ingress = skb_at_tc_ingress(skb);
 	struct tcf_result p4res = {};
 	struct p4tc_run *run;
-	bool accepted;
+	bool accepted = true;
 	int ret;
 
+	*cookie_bad = false;
 	run = run_push(sc, skb, pipeline);
 	if (!run)
 		return TC_ACT_SHOT;
 	run->handed_over = handed_over;
-	accepted = run_parse(run);
-	if (!accepted) {
-		ret = TC_ACT_SHOT;
-		goto out;
+	if (bp) {
+		ret = run_bpf_parser(run, bp, &accepted, cookie_bad);
+		if (ret != TC_ACT_PIPE)
+			goto out;
+	} else {
+		accepted = run_parse(run);
+		if (!accepted) {
+			ret = TC_ACT_SHOT;
+			goto out;
+		}
 	}
 	ret = pipeline_acts_run(skb, pipeline->preacts, pipeline->num_preacts,
 				&p4res);

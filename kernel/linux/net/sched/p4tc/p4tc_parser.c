@@ -1324,6 +1324,39 @@ static int tcf_header_dump(struct sk_buff *skb, struct p4tc_dump_ctx *ctx,
 }
 
 /**
+ * p4tc_pipeline_bpf_parser_check - may an eBPF parser parse for @pipeline?
+ * @pipeline: the pipeline a p4 filter binds
+ * @extack: why not
+ *
+ * An eBPF parser names the headers it finds by id in its parser buffer
+ * (struct p4tc_parser_buffer), which holds ids 1 to P4TC_MAX_PARSE_HEADERS:
+ * a header with a larger id could never be found, so the filter is
+ * refused rather than leave the header's fields unreadable.  Under RTNL.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int p4tc_pipeline_bpf_parser_check(const struct p4tc_pipeline *pipeline,
+				   struct netlink_ext_ack *extack)
+{
+	struct p4tc_parser *parser = pipeline->parser;
+	struct p4tc_template_common *common;
+	unsigned long tmp, id;
+
+	if (!parser)
+		return 0;
+	idr_for_each_entry_ul(&parser->header_idr, common, tmp, id) {
+		if (id > P4TC_MAX_PARSE_HEADERS) {
+			NL_SET_ERR_MSG_FMT(extack,
+					   "Header %s has id %lu: an eBPF parser names headers 1 to %u",
+					   common->name, id,
+					   P4TC_MAX_PARSE_HEADERS);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
  * tcf_parser_check_sealable - may the pipeline's parse graph be sealed?
  * @pipeline: the pipeline
  * @extack: receives the reason of a refusal
