@@ -287,6 +287,12 @@ def run(topo, case, burst=False, quiet=FAST):
         xdp_attach(topo, prog)
     lines = script_lines(prog.TC)
     for p in topo.P:
+        if case.mode == "bpf-dp":
+            # no p4 filter: the program's eBPF datapath reads its tables
+            obj, section = prog.BPF_DATAPATH
+            lines.append(f"filter add dev {p} ingress prio 1 matchall skip_hw "
+                         f"action bpf obj {obj} sec {section}")
+            continue
         lines.append(f"filter add dev {p} ingress prio 1 p4 pname {prog.NAME} "
                      + " ".join(filter_args(prog, case.mode)))
     entry_at = {}           # batch line number: entry index

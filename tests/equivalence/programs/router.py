@@ -16,6 +16,8 @@ TABLES = ["cb/fib", "cb/nexthop"]
 # for the bpf-tc and bpf-xdp modes
 BPF_PARSER = (bpf_object(NAME, "parser"), "p4tc/parser")
 BPF_XDP_PARSER = (bpf_object(NAME, "parser-xdp"), 22)
+# its eBPF datapath (datapath.bpf.c), for the bpf-dp mode
+BPF_DATAPATH = (bpf_object(NAME, "datapath"), "p4tc/datapath")
 
 
 def entries(topo):

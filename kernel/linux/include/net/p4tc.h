@@ -788,6 +788,9 @@ int p4tc_pipeline_classify(struct sk_buff *skb,
 			   struct tcf_exts *exts, struct tcf_result *res,
 			   bool handed_over, bool *rejected, bool *cookie_bad);
 struct p4tc_parser_buffer *p4tc_run_parser_buffer(const struct sk_buff *skb);
+const struct p4tc_table_entry_value *
+p4tc_table_read(struct p4tc_table *table, const u8 *key,
+		const struct sk_buff *skb, u32 len, bool *hit);
 int p4tc_pipeline_bpf_parser_check(const struct p4tc_pipeline *pipeline,
 				   struct netlink_ext_ack *extack);
 int p4tc_act_run(struct sk_buff *skb, const struct p4tc_act *act,

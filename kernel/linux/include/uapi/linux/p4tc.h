@@ -90,6 +90,31 @@ struct p4tc_xdp_parser_buffer {
 	__u16 hdr_off[P4TC_XDP_PARSE_HEADERS];
 };
 
+/* Table lookups from an eBPF datapath (seed mode 2): the kfuncs
+ * bpf_p4tc_tbl_read() (tc) and bpf_xdp_p4tc_tbl_read() (XDP) take the
+ * table by pipeline and table id, and a key laid out as the table's key
+ * (keysz bits, in network order, as "tc p4" writes it).
+ */
+struct p4tc_table_entry_act_bpf_params {
+	__u32 pipeid;
+	__u32 tblid;
+};
+
+/* What they answer: whether an entry matched (@hit), and the action that
+ * runs (the entry's, else the table's default hit or miss action): its
+ * template id (0: none) and its parameter values as the template lays
+ * them out, in declaration order, each in its type's container (host
+ * order for integers and dev, network order for mac, ipv4 and beN).
+ */
+#define P4TC_BPF_MAX_PARAMS_BYTES 128
+struct p4tc_table_entry_act_bpf {
+	__u32 act_id;
+	__u8 hit;
+	__u8 pad;
+	__u16 params_bytes;
+	__u8 params[P4TC_BPF_MAX_PARAMS_BYTES];
+};
+
 /* Ids of the path of an object: [pipeline, object] or [pipeline, parser, object] */
 #define P4TC_PATH_MAX 3
 

@@ -1202,15 +1202,20 @@ static int value_run(struct p4tc_run *run,
 	return value->verdict == TC_ACT_PIPE ? P4TC_GO_ON : value->verdict;
 }
 
-static void entry_hit(struct p4tc_table_entry *e, const struct sk_buff *skb)
+static void entry_used(struct p4tc_table_entry *e)
 {
 	unsigned long now = jiffies;
 
-	bstats_update(this_cpu_ptr(e->stats), skb);
 	if (READ_ONCE(e->lastused) != now)
 		WRITE_ONCE(e->lastused, now);
 	if (unlikely(!READ_ONCE(e->firstused)))
 		WRITE_ONCE(e->firstused, now);
+}
+
+static void entry_hit(struct p4tc_table_entry *e, const struct sk_buff *skb)
+{
+	bstats_update(this_cpu_ptr(e->stats), skb);
+	entry_used(e);
 }
 
 /* A default action runs when the datapath may execute it. */
@@ -1270,6 +1275,46 @@ out:
 	run->hit = !!e;
 	run->applies--;
 	return ret;
+}
+
+/**
+ * p4tc_table_read - a table's answer to a key, for an eBPF datapath
+ * @table: a table of a sealed pipeline
+ * @key: the key, @table's key bytes
+ * @skb: the packet the hit counts, or NULL (XDP)
+ * @len: the packet's length when @skb is NULL
+ * @hit: set when an entry matched
+ *
+ * The lookup of tableapply, with its permissions (entries and defaults
+ * the datapath may not execute do not run) and its counters (the
+ * entry's hits), for bpf_p4tc_tbl_read().  Under RCU with BH off.
+ *
+ * Return: the action that runs: the entry's, the default hit action for
+ * an entry without one, the default miss action; or NULL, none.
+ */
+const struct p4tc_table_entry_value *
+p4tc_table_read(struct p4tc_table *table, const u8 *key,
+		const struct sk_buff *skb, u32 len, bool *hit)
+{
+	const struct p4tc_table_entry_value *v;
+	struct p4tc_table_entry *e;
+
+	e = p4tc_table_lookup(table, key, false);
+	*hit = !!e;
+	if (skb)
+		trace_p4_table_apply(skb, table->common.p_id,
+				     table->common.name, table->tbl_id, !!e,
+				     e ? e->prio : 0);
+	if (!e)
+		return default_value(&table->default_miss);
+	if (skb) {
+		entry_hit(e, skb);
+	} else {
+		_bstats_update(this_cpu_ptr(e->stats), len, 1);
+		entry_used(e);
+	}
+	v = rcu_dereference_bh(e->value);
+	return v ?: default_value(&table->default_hit);
 }
 
 /* Whether the parse graph can go from @p straight to @h. */

@@ -122,14 +122,13 @@ static void tcf_pipeline_free(struct p4tc_pipeline *pipeline)
 	kfree(pipeline);
 }
 
-/* Remove the pipeline from its namespace and free it. */
-static void tcf_pipeline_remove(struct net *net, struct p4tc_pipeline *pipeline)
+/* Remove the pipeline from its namespace: no longer found by id. */
+static void tcf_pipeline_unlist(struct net *net, struct p4tc_pipeline *pipeline)
 {
 	struct p4tc_pipeline_net *pipe_net = p4tc_pipe_net(net);
 
 	idr_remove(&pipe_net->pipeline_idr, pipeline->common.p_id);
 	pipe_net->num_pipelines--;
-	tcf_pipeline_free(pipeline);
 }
 
 static int tcf_pipeline_put(struct net *net,
@@ -153,11 +152,13 @@ static int tcf_pipeline_put(struct net *net,
 		return -EBUSY;
 	}
 	/* A filter that pinned it is gone, but packets it classified may
-	 * still be running the pipeline's actions.
+	 * still be running the pipeline's actions; and an eBPF datapath may
+	 * have found it by id (bpf_p4tc_tbl_read()) and be reading its
+	 * tables: out of the IDR first, freed after them.
 	 */
-	if (pipeline->p_pinned)
-		synchronize_net();
-	tcf_pipeline_remove(pipeline->net, pipeline);
+	tcf_pipeline_unlist(pipeline->net, pipeline);
+	synchronize_net();
+	tcf_pipeline_free(pipeline);
 	return 0;
 }
 
@@ -686,16 +687,22 @@ static __net_init int pipeline_init_net(struct net *net)
 static void __net_exit pipeline_exit_net(struct net *net)
 {
 	struct p4tc_pipeline_net *pipe_net = p4tc_pipe_net(net);
+	struct p4tc_pipeline *gone[P4TC_MAXPIPELINE_COUNT];
 	struct p4tc_pipeline *pipeline;
 	unsigned long pipeid, tmp;
+	unsigned int n = 0, i;
 
 	rtnl_lock();
 	idr_for_each_entry_ul(&pipe_net->pipeline_idr, pipeline, tmp, pipeid) {
-		idr_remove(&pipe_net->pipeline_idr, pipeid);
-		pipe_net->num_pipelines--;
-		tcf_pipeline_put_ref(pipeline);
+		tcf_pipeline_unlist(net, pipeline);
+		gone[n++] = pipeline;
 	}
 	idr_destroy(&pipe_net->pipeline_idr);
+	/* an eBPF datapath may have found them by id (see tcf_pipeline_put) */
+	if (n)
+		synchronize_net();
+	for (i = 0; i < n; i++)
+		tcf_pipeline_put_ref(gone[i]);
 	rtnl_unlock();
 }
 
