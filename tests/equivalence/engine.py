@@ -50,13 +50,13 @@ def filter_args(prog, mode):
     return args
 
 
-def xdp_attach(topo, prog):
-    """The program's XDP parser, pinned and run (generic XDP) on every
-    port, for the bpf-xdp mode."""
+def xdp_attach(topo, obj):
+    """The XDP program of @obj, pinned and run (generic XDP) on every
+    port, for the bpf-xdp and bpf-xdp-dp modes."""
     if not os.path.ismount("/sys/fs/bpf"):
         sh("mount", "-t", "bpf", "bpf", "/sys/fs/bpf")
     xdp_detach(topo)
-    sh("bpftool", "prog", "load", prog.BPF_XDP_PARSER[0], XDP_PIN, "type", "xdp")
+    sh("bpftool", "prog", "load", obj, XDP_PIN, "type", "xdp")
     for p in topo.P:
         sh("ip", "link", "set", "dev", p, "xdpgeneric", "pinned", XDP_PIN)
 
@@ -284,9 +284,13 @@ def run(topo, case, burst=False, quiet=FAST):
     prog = case.prog
     t0 = time.monotonic()
     if case.mode == "bpf-xdp":
-        xdp_attach(topo, prog)
+        xdp_attach(topo, prog.BPF_XDP_PARSER[0])
+    elif case.mode == "bpf-xdp-dp":
+        xdp_attach(topo, prog.BPF_XDP_DATAPATH)
     lines = script_lines(prog.TC)
     for p in topo.P:
+        if case.mode == "bpf-xdp-dp":
+            continue    # no filter: the XDP program does it all
         if case.mode == "bpf-dp":
             # no p4 filter: the program's eBPF datapath reads its tables
             obj, section = prog.BPF_DATAPATH
@@ -344,7 +348,7 @@ def run(topo, case, burst=False, quiet=FAST):
     out = subprocess.run([TC, "-s", "-j", "-force", "-b", "-"],
                          input="\n".join(gets + _teardown(topo, prog)) + "\n",
                          capture_output=True, text=True, env=env).stdout
-    if case.mode == "bpf-xdp":
+    if case.mode in ("bpf-xdp", "bpf-xdp-dp"):
         xdp_detach(topo)
     counts = _counts(prog, out)
     PHASES["counters"] += time.monotonic() - t2

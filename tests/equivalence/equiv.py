@@ -31,6 +31,8 @@ Placements (modes):
   bpf-dp  no p4 filters: the program's eBPF datapath (BPF_DATAPATH:
          object, section; act_bpf under matchall) parses, acts, and
          reads the program's tables with bpf_p4tc_tbl_read()
+  bpf-xdp-dp  no p4 filters: the program's XDP datapath (BPF_XDP_DATAPATH,
+         generic XDP on both ports) with bpf_xdp_p4tc_tbl_read()
 
 Exit 0 when every placement's records equal sw's, 1 on a mismatch (each
 is printed: program, frame in hex and decoded, the placement of every
@@ -60,6 +62,8 @@ def placements(prog, n, modes, seed, mixed):
         runs.append(("bpf-xdp", ["skip_hw"] * n, None))
     if "bpf-dp" in modes and getattr(prog, "BPF_DATAPATH", None):
         runs.append(("bpf-dp", ["skip_hw"] * n, None))
+    if "bpf-xdp-dp" in modes and getattr(prog, "BPF_XDP_DATAPATH", None):
+        runs.append(("bpf-xdp-dp", ["skip_hw"] * n, None))
     if "hw" in modes:
         runs.append(("hw", ["skip_sw"] * n, None))
     if "both" in modes:
@@ -120,7 +124,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--program", default="router",
                     help="a program of programs/, or several: P,P,...")
-    ap.add_argument("--modes", default="sw,hw,both,mixed,bpf-tc,bpf-xdp,bpf-dp")
+    ap.add_argument("--modes", default="sw,hw,both,mixed,bpf-tc,bpf-xdp,bpf-dp,bpf-xdp-dp")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mixed", type=int, default=2)
     ap.add_argument("--report")

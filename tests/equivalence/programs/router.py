@@ -18,6 +18,7 @@ BPF_PARSER = (bpf_object(NAME, "parser"), "p4tc/parser")
 BPF_XDP_PARSER = (bpf_object(NAME, "parser-xdp"), 22)
 # its eBPF datapath (datapath.bpf.c), for the bpf-dp mode
 BPF_DATAPATH = (bpf_object(NAME, "datapath"), "p4tc/datapath")
+BPF_XDP_DATAPATH = bpf_object(NAME, "datapath-xdp")
 
 
 def entries(topo):
