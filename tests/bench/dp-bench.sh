@@ -8,12 +8,21 @@
 #   p4:     chain 1, tc filter ... p4 pname router; fib /24 routes -> next hop 1
 #   flower: chain 2, one flower rule per route (skip_hw): pedit the MACs
 #           and the TTL, csum ip, mirred egress redirect to b1
-# Both are loaded at once; a matchall in chain 0 sends every frame to one
-# of them (goto chain), the same cost for both.  The blasts alternate, p4
-# then flower, BENCH_DP_ROUNDS times (3): this machine's speed drifts by
-# tens of percent within minutes, and a p4 blast and the flower blast
-# after it see about the same machine.  Printed: each round's frames/s
-# and ratio, and the median ratio.
+# and the eBPF modes of the p4 classifier (the seed's comparison of the
+# scriptable datapath with eBPF at tc and at XDP; programs of
+# tests/programs/router/, make bpf):
+#   bpf-tc:   chain 3, p4 with its eBPF parser (prog tc obj parser.bpf.o)
+#   bpf-xdp:  chain 4, p4 with the XDP parser (parser-xdp.bpf.o, generic
+#             XDP on b0 during its blasts; prog xdp ... prog_cookie 22)
+#   ebpf-tc:  chain 5, the eBPF datapath over P4TC tables (matchall
+#             action bpf obj datapath.bpf.o)
+#   ebpf-xdp: the same at XDP (datapath-xdp.bpf.o, generic XDP on b0)
+# All are loaded at once; a matchall in chain 0 sends every frame to one
+# of them (goto chain), the same cost for each.  The blasts alternate,
+# each setup in turn, BENCH_DP_ROUNDS times (3): this machine's speed
+# drifts by tens of percent within minutes, and blasts next to each other
+# see about the same machine.  Printed: each round's frames/s, p4's ratio
+# to flower and the eBPF modes' ratios to p4, and the median ratios.
 # The guest runs the bench kernel (BENCH_KERNEL=bench, make kernel-bench):
 # the test kernel's KASAN and lockdep would dominate what is measured.
 # BENCH_KERNEL=test runs it on the debug kernel.  On the bench kernel,
@@ -35,6 +44,9 @@ SECS=${BENCH_DP_SECONDS:-5}
 ROUNDS=${BENCH_DP_ROUNDS:-3}
 BLAST=$top/build/bench/pktblast
 prog=$top/tests/programs/router
+bpf=$top/build/bpf/router
+pin=/sys/fs/bpf/p4tc-bench-xdp-parser
+VARIANTS="p4 flower bpf-tc bpf-xdp ebpf-tc ebpf-xdp"
 export INTROSPECTION=$prog
 . "$prog/hosts.sh"
 batch=$(mktemp)
@@ -71,6 +83,14 @@ p4_setup() {
 	local n=$1 i
 	tc -b "$prog/router.tc" || return 1
 	tc filter add dev b0 ingress chain 1 prio 1 p4 pname router || return 1
+	tc filter add dev b0 ingress chain 3 prio 1 p4 pname router \
+		prog tc obj "$bpf/parser.bpf.o" section p4tc/parser || return 1
+	rm -f "$pin"
+	bpftool prog load "$bpf/parser-xdp.bpf.o" "$pin" type xdp || return 1
+	tc filter add dev b0 ingress chain 4 prio 1 p4 pname router \
+		prog xdp pinned "$pin" prog_cookie 22 || return 1
+	tc filter add dev b0 ingress chain 5 prio 1 matchall \
+		action bpf obj "$bpf/datapath.bpf.o" sec p4tc/datapath || return 1
 	tc p4 create router/table/cb/nexthop nh 1 action router/cb/forward \
 		param dmac "$cmac" param smac "$(mac b1)" param port b1 || return 1
 	for ((i = 0; i < n; i++)); do
@@ -90,22 +110,47 @@ flower_setup() {
 	tc -b "$batch" || return 1
 }
 
-# use CHAIN: every frame goes to chain 1 (p4) or 2 (flower); between
-# blasts (matchall changes no filter in place: delete, then add)
+# use VARIANT: every frame goes to its chain, and XDP runs on b0 for the
+# XDP variants only; between blasts (matchall changes no filter in place:
+# delete, then add)
 use() {
+	local chain
+	ip link set dev b0 xdpgeneric off 2>/dev/null
 	tc filter del dev b0 ingress chain 0 prio 1 2>/dev/null
-	tc filter add dev b0 ingress chain 0 prio 1 matchall action goto chain "$1"
+	case $1 in
+	p4) chain=1 ;;
+	flower) chain=2 ;;
+	bpf-tc) chain=3 ;;
+	bpf-xdp) chain=4
+		ip link set dev b0 xdpgeneric pinned "$pin" || return 1 ;;
+	ebpf-tc) chain=5 ;;
+	ebpf-xdp) chain=1	# XDP sends the frames on before tc
+		ip link set dev b0 xdpgeneric obj "$bpf/datapath-xdp.bpf.o" sec xdp ||
+			return 1 ;;
+	esac
+	tc filter add dev b0 ingress chain 0 prio 1 matchall action goto chain "$chain"
 }
 
 teardown() {
 	router_hosts_del
 	tc p4template del pipeline/router 2>/dev/null
+	rm -f "$pin"
 	return 0
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-printf '%-8s %6s %14s %14s %7s\n' routes round "p4 frames/s" "flower frames/s" ratio >"$batch.sum"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+
+mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+# frames/s of each variant, then p4/flower and each eBPF mode / p4
+{
+	printf '%-8s %6s' routes round
+	for v in $VARIANTS; do printf ' %9s' "$v"; done
+	printf ' %11s' p4/flower
+	for v in bpf-tc bpf-xdp ebpf-tc ebpf-xdp; do printf ' %9s' "$v/p4"; done
+	echo
+} >"$batch.sum"
 for n in $ROUTES; do
 	echo "== $n routes"
 	topology
@@ -115,19 +160,35 @@ for n in $ROUTES; do
 	start=$SECONDS
 	flower_setup "$n" || { echo "flower setup failed"; exit 1; }
 	echo "  flower setup: $((SECONDS - start)) s"
-	ratios=()
+	declare -A med=()
 	for ((r = 1; r <= ROUNDS; r++)); do
-		use 1 || { echo "the goto chain 1 failed"; exit 1; }
-		p4=$(blast "$n" "p4, round $r")
-		use 2 || { echo "the goto chain 2 failed"; exit 1; }
-		fl=$(blast "$n" "flower, round $r")
-		ratio=$(awk -v a="$p4" -v b="$fl" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
-		ratios+=("$ratio")
-		printf '%-8s %6s %14s %14s %7s\n' "$n" "$r" "$p4" "$fl" "$ratio" >>"$batch.sum"
+		declare -A fps=()
+		for v in $VARIANTS; do
+			use "$v" || { echo "selecting $v failed"; exit 1; }
+			fps[$v]=$(blast "$n" "$v, round $r")
+		done
+		ip link set dev b0 xdpgeneric off 2>/dev/null
+		line=$(printf '%-8s %6s' "$n" "$r")
+		for v in $VARIANTS; do line+=$(printf ' %9s' "${fps[$v]}"); done
+		x=$(ratio "${fps[p4]}" "${fps[flower]}")
+		med[p4/flower]+="$x "
+		line+=$(printf ' %11s' "$x")
+		for v in bpf-tc bpf-xdp ebpf-tc ebpf-xdp; do
+			x=$(ratio "${fps[$v]}" "${fps[p4]}")
+			med[$v]+="$x "
+			line+=$(printf ' %9s' "$x")
+		done
+		echo "$line" >>"$batch.sum"
 	done
-	printf '%-8s %6s %14s %14s %7s\n' "$n" median "" "" \
-		"$(printf '%s\n' "${ratios[@]}" | median)" >>"$batch.sum"
+	line=$(printf '%-8s %6s' "$n" median)
+	for v in $VARIANTS; do line+=$(printf ' %9s' ""); done
+	line+=$(printf ' %11s' "$(tr ' ' '\n' <<<"${med[p4/flower]}" | grep . | median)")
+	for v in bpf-tc bpf-xdp ebpf-tc ebpf-xdp; do
+		line+=$(printf ' %9s' "$(tr ' ' '\n' <<<"${med[$v]}" | grep . | median)")
+	done
+	echo "$line" >>"$batch.sum"
 	teardown
 done
-echo "== frames/s that reached sc (target: p4 at least 0.8 x flower at 1000 routes)"
+echo "== frames/s that reached sc (target: p4 at least 0.8 x flower at 1000 routes;"
+echo "   the eBPF modes as ratios to p4, the scriptable datapath)"
 cat "$batch.sum"
