@@ -51,13 +51,14 @@ build: kernel qemu iproute2 build/vm/init bpf
 # clang against the patched kernel's UAPI headers and libbpf's.
 BPF_SRCS := $(wildcard tests/programs/*/*.bpf.c)
 BPF_OBJS := $(patsubst tests/programs/%.c,build/bpf/%.o,$(BPF_SRCS))
+BPF_HDRS := $(wildcard tests/programs/*/*.bpf.h)
 BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf \
 	-isystem build/linux/headers/include \
 	-isystem /usr/include/$(shell $(CC) -dumpmachine)
 
 bpf: $(BPF_OBJS)
 
-build/bpf/%.bpf.o: tests/programs/%.bpf.c build/linux/headers/include/linux/p4tc.h
+build/bpf/%.bpf.o: tests/programs/%.bpf.c $(BPF_HDRS) build/linux/headers/include/linux/p4tc.h
 	@mkdir -p $(@D)
 	clang $(BPF_CFLAGS) -c $< -o $@
 

@@ -11,7 +11,7 @@
  * either): to the host.  A header that does not fit, a TTL of 1 or 0, a
  * missing route or next hop, a drop entry: dropped.  Forwarded frames get
  * the next hop's MACs, TTL - 1 with the RFC 1624 checksum update, and go
- * out of its port.  Ids as in datapath.bpf.c.
+ * out of its port.  Ids as in router.bpf.h.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -19,23 +19,12 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
-#define ROUTER_PIPEID	40
-#define TBL_FIB		1
-#define TBL_NEXTHOP	2
-#define ACT_SET_NH	1
-#define ACT_DROP	2
-#define ACT_FORWARD	3
+#include "router.bpf.h"
 
 extern struct p4tc_table_entry_act_bpf *
 bpf_xdp_p4tc_tbl_read(struct xdp_md *xdp_ctx,
 		      const struct p4tc_table_entry_act_bpf_params *params,
 		      const void *key, const __u32 key__sz) __ksym;
-
-struct forward_params {
-	__u8 dmac[ETH_ALEN];
-	__u8 smac[ETH_ALEN];
-	__u32 port;
-};
 
 SEC("xdp")
 int router_xdp_datapath(struct xdp_md *ctx)
@@ -70,7 +59,7 @@ int router_xdp_datapath(struct xdp_md *ctx)
 		return XDP_DROP;
 	switch (act->act_id) {
 	case ACT_SET_NH:
-		nh = *(__u32 *)act->params;
+		nh = ((struct set_nh_params *)act->params)->nh;
 		break;
 	case ACT_DROP:
 		return XDP_DROP;
@@ -95,9 +84,7 @@ int router_xdp_datapath(struct xdp_md *ctx)
 	__builtin_memcpy(eth->h_source, fwd.smac, ETH_ALEN);
 	ip[8]--;
 	__builtin_memcpy(&csum, ip + 10, sizeof(csum));
-	csum = bpf_ntohs(csum);
-	csum += csum >= 0xff00 ? 0x101 : 0x100;
-	csum = bpf_htons(csum);
+	csum = router_ttl_csum(csum);
 	__builtin_memcpy(ip + 10, &csum, sizeof(csum));
 	return bpf_redirect(fwd.port, 0);
 }

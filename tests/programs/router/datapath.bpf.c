@@ -18,9 +18,7 @@
  * writes the MACs, decrements the TTL with the RFC 1624 update of the
  * checksum and sends the packet out of the port.
  *
- * Ids: pipeline 40 (router.tc's pipeid), tables 1 (cb/fib) and 2
- * (cb/nexthop), actions 1 (set_nh), 2 (drop), 3 (forward): router.tc's
- * tblids and the order it creates its actions in.
+ * The ids it names and forward's parameters are router.bpf.h's.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -29,12 +27,7 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
-#define ROUTER_PIPEID	40
-#define TBL_FIB		1
-#define TBL_NEXTHOP	2
-#define ACT_SET_NH	1
-#define ACT_DROP	2
-#define ACT_FORWARD	3
+#include "router.bpf.h"
 
 #define IP_TTL_AT	(ETH_HLEN + 8)
 #define IP_CSUM_AT	(ETH_HLEN + 10)
@@ -44,13 +37,6 @@ extern struct p4tc_table_entry_act_bpf *
 bpf_p4tc_tbl_read(struct __sk_buff *skb_ctx,
 		  const struct p4tc_table_entry_act_bpf_params *params,
 		  const void *key, const __u32 key__sz) __ksym;
-
-/* forward's parameters, as the template lays them out */
-struct forward_params {
-	__u8 dmac[ETH_ALEN];
-	__u8 smac[ETH_ALEN];
-	__u32 port;		/* dev: an ifindex, host order */
-};
 
 SEC("p4tc/datapath")
 int router_datapath(struct __sk_buff *skb)
@@ -91,7 +77,7 @@ int router_datapath(struct __sk_buff *skb)
 		return TC_ACT_SHOT;
 	switch (act->act_id) {
 	case ACT_SET_NH:
-		nh = *(__u32 *)act->params;
+		nh = ((struct set_nh_params *)act->params)->nh;
 		break;
 	case ACT_DROP:
 		return TC_ACT_SHOT;
@@ -119,9 +105,7 @@ int router_datapath(struct __sk_buff *skb)
 	if (bpf_skb_store_bytes(skb, IP_TTL_AT, &ttl, 1, 0) ||
 	    bpf_skb_load_bytes(skb, IP_CSUM_AT, &csum, sizeof(csum)))
 		return TC_ACT_SHOT;
-	csum = bpf_ntohs(csum);
-	csum += csum >= 0xff00 ? 0x101 : 0x100;
-	csum = bpf_htons(csum);
+	csum = router_ttl_csum(csum);
 	if (bpf_skb_store_bytes(skb, IP_CSUM_AT, &csum, sizeof(csum), 0))
 		return TC_ACT_SHOT;
 	return bpf_redirect(fwd.port, 0);
