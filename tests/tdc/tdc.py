@@ -55,7 +55,8 @@ def default_names():
         # upstream's 24 s is for real machines; a loaded TCG guest needs more
         "TIMEOUT": 90,
         "NS": "tcut",
-        "EBPFDIR": "./",
+        # the example eBPF programs (make bpf)
+        "EBPFDIR": os.path.join(TOP, "build", "bpf"),
         "P4NL": "/usr/bin/python3 " + os.path.join(TOP, "tests", "tdc", "p4tc", "p4nl.py"),
         "INTROSPECTION": os.environ.get(
             "INTROSPECTION", os.path.join(TOP, "tests", "introspection")),

@@ -2379,6 +2379,48 @@ fl.refuse("filter: a bound pipeline cannot be deleted",
           state="$TC p4template get pipeline/ptest", state_pat="ptest",
           teardown=FTD)
 
+# eBPF parsers (make bpf builds the router's into $EBPFDIR)
+FPARSER = "prog tc obj $EBPFDIR/router/parser.bpf.o section p4tc/parser"
+XPIN = "/sys/fs/bpf/p4tc-tdc-xdp"
+XLOAD = ["sh -c 'mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf'",
+         [f"rm -f {XPIN}", 0],
+         f"bpftool prog load $EBPFDIR/router/parser-xdp.bpf.o {XPIN} type xdp"]
+XTD = [[f"rm -f {XPIN}", 0], *FTD]
+fl_ok("filter: an eBPF parser at tc, in the dump", f"{FADD} p4 pname ptest {FPARSER}",
+      FSHOW, r"pname ptest \n  prog tc id [0-9]+ name parser.bpf.o:\[p4tc/parser\]")
+fl_ok("filter: an eBPF parser at tc, in JSON", f"{FADD} p4 pname ptest {FPARSER}",
+      "$TC -j filter show dev lo ingress", None,
+      json_=[{"kind": "p4"},
+             {"kind": "p4", "options": {"pname": "ptest", "prog_type": "tc",
+                                        "prog_name": "parser.bpf.o:[p4tc/parser]"}}])
+fl_ok("filter: an eBPF parser at XDP, its cookie and mismatches",
+      f"{FADD} p4 pname ptest prog xdp pinned {XPIN} prog_cookie 7",
+      "$TC -s filter show dev lo ingress",
+      r"prog xdp id [0-9]+ name p4tc-tdc-xdp:\[\*fsobj\] prog_cookie 7[\s\S]*"
+      r"prog_cookie mismatches 0", setup=XLOAD, teardown=XTD)
+fl_refused("filter: an eBPF parser with skip_sw", f"{FADD} p4 pname ptest {FPARSER} skip_sw",
+           "skip_sw: an eBPF parser runs in software only")
+fl_refused("filter: prog_cookie for a parser at tc",
+           f"{FADD} p4 pname ptest {FPARSER} prog_cookie 7",
+           "prog_cookie is for a parser that ran at XDP")
+fl_refused("filter: a parser at XDP without a cookie",
+           f"{FADD} p4 pname ptest prog xdp pinned {XPIN}",
+           "A parser at XDP needs a prog_cookie other than 0", setup=XLOAD,
+           teardown=XTD)
+fl_refused("filter: a parser at XDP with cookie 0",
+           f"{FADD} p4 pname ptest prog xdp pinned {XPIN} prog_cookie 0",
+           "A parser at XDP needs a prog_cookie other than 0", setup=XLOAD,
+           teardown=XTD)
+fl_refused("filter: an XDP program as the parser at tc",
+           f"{FADD} p4 pname ptest prog tc pinned {XPIN}",
+           "The eBPF parser's fd is not a program of type BPF_PROG_TYPE_SCHED_ACT",
+           setup=XLOAD, teardown=XTD)
+fl_refused("filter: prog neither tc nor xdp", f"{FADD} p4 pname ptest prog lwt obj x.o",
+           'p4: prog is "tc" or "xdp", not "lwt"', code=1, prefix="")
+fl_refused("filter: a cookie over 32 bits",
+           f"{FADD} p4 pname ptest prog_cookie 4294967296",
+           'p4: prog_cookie "4294967296" is not a 32-bit number', code=1, prefix="")
+
 FILES = [pl, md, rq, pa, rg, ac, cm, tb, en, fl]
 
 
