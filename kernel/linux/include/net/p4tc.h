@@ -250,6 +250,8 @@ enum {
  * @num_objects: headers and fields; the parser goes with the last one
  * @num_headers: headers (P4TC_MAX_PARSE_HEADERS at most)
  * @hdr_slots: the slots (bits) headers take in a packet's parse state
+ * @hdr_by_id: headers of ids 1 to P4TC_MAX_PARSE_HEADERS, for what an
+ *	eBPF parser reports (read by the datapath once sealed)
  */
 struct p4tc_parser {
 	char parser_name[PARSERNAMSIZ];
@@ -260,6 +262,7 @@ struct p4tc_parser {
 	u32 num_objects;
 	u32 num_headers;
 	u32 hdr_slots;
+	struct p4tc_header *hdr_by_id[P4TC_MAX_PARSE_HEADERS];
 };
 
 /**

@@ -579,16 +579,13 @@ static bool run_bpf_import(struct p4tc_run *run, bool untagged_view)
 	if (!parser || !skb_mac_header_was_set(run->skb))
 		goto bad;
 	for_each_set_bit(i, &valid, P4TC_MAX_PARSE_HEADERS) {
-		const struct p4tc_template_common *common;
-		const struct p4tc_header *hdr;
+		/* a sealed pipeline's headers no longer change */
+		const struct p4tc_header *hdr = parser->hdr_by_id[i];
 		u32 off = b->hdr_off[i];
 		u32 len = b->hdr_len[i];
 
-		/* a sealed pipeline's headers no longer change */
-		common = idr_find(&parser->header_idr, i + 1);
-		if (!common)
+		if (!hdr)
 			goto bad;
-		hdr = to_header(common);
 		if (untagged_view && pkt_tagged(run->skb) && off >= PKT_TAG_AT)
 			off += VLAN_HLEN;
 		if (!len && !run_hdr_len(run, hdr, off, &len))

@@ -982,6 +982,8 @@ static void tcf_header_free(struct p4tc_parser *parser, struct p4tc_header *hdr)
 	if (parser->start == hdr)
 		parser->start = NULL;
 	idr_remove(&parser->header_idr, hdr->hdr_id);
+	if (hdr->hdr_id <= P4TC_MAX_PARSE_HEADERS)
+		parser->hdr_by_id[hdr->hdr_id - 1] = NULL;
 	parser->hdr_slots &= ~BIT(hdr->slot);
 	parser->num_objects--;
 	parser->num_headers--;
@@ -1106,6 +1108,8 @@ tcf_header_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	hdr->common.p_id = pipeline->common.p_id;
 	hdr->parser = parser;
 	hdr->hdr_id = id;
+	if (id <= P4TC_MAX_PARSE_HEADERS)
+		parser->hdr_by_id[id - 1] = hdr;
 	/* num_headers < P4TC_MAX_PARSE_HEADERS (32): a slot is free */
 	hdr->slot = ffz(parser->hdr_slots);
 	parser->hdr_slots |= BIT(hdr->slot);
