@@ -102,6 +102,13 @@ fi
 
 # 5. Build.  LOCALVERSION set (empty) keeps setlocalversion from appending
 # a "+" because the source tree is a git repository.
+# The same objects from every clone (ccache_setup in lib.sh): the build's
+# user, host and time are fixed, and __FILE__ loses the source tree's
+# path however the compiler is given it (absolute without ccache,
+# relative to the object tree with it).
+export KBUILD_BUILD_USER=p4tc KBUILD_BUILD_HOST=p4tc
+export KBUILD_BUILD_TIMESTAMP="${KBUILD_BUILD_TIMESTAMP:-Thu Jan  1 00:00:00 UTC 2026}"
+export KCFLAGS="-fmacro-prefix-map=$(realpath --relative-to="$obj" "$src")/="
 say "make bzImage modules (-j$jobs; log: $logs/$lg-build.log)"
 run_logged $lg-build make -C "$src" O="$obj" -j"$jobs" LOCALVERSION= bzImage modules
 run_logged $lg-modules-install sh -c "rm -rf '$vdir/mods.tmp' &&

@@ -19,7 +19,7 @@ PACKAGES=(
 	seabios ipxe-qemu qemu-system-data busybox-static kmod cpio xz-utils
 	iputils-ping iproute2 ethtool jq python3 python3-venv git quilt
 	libcap-dev libdb-dev libselinux1-dev libtirpc-dev
-	bash-completion zlib1g-dev rsync libdpdk-dev bpftool
+	bash-completion zlib1g-dev rsync libdpdk-dev bpftool ccache
 )
 
 say() { printf 'deps: %s\n' "$*"; }
@@ -97,4 +97,10 @@ fetch_source() {
 fetch_source qemu
 fetch_source iproute2
 
+# The compiler cache (scripts/lib.sh): when it cannot be used, say so
+# here, once, and build without it.
+step=deps
+. "$top/scripts/lib.sh"
+[ -z "$P4TC_CCACHE_OFF" ] ||
+	say "no compiler cache ($P4TC_CCACHE_OFF): building without it"
 say "ok"

@@ -137,3 +137,47 @@ tree_overlay() {
 	done < <(find "$dir" -type f -print0 2>/dev/null)
 	sync_overlay "$dir" "$src" "$manifest"
 }
+
+# ccache_setup: route every C compile of the build through Debian's
+# ccache, with its store outside the clone, so that a fresh clone on a
+# machine that built before (CI's case) compiles almost nothing.
+#
+#   P4TC_CCACHE_DIR   the store (default /var/cache/p4tc/ccache);
+#                     "off" builds without a cache
+#
+# The compilers are reached through ccache's masquerade directory
+# (/usr/lib/ccache first in PATH), so the command lines make and ninja
+# record do not change with the cache on or off: turning it off, or a
+# store that became unusable, rebuilds nothing.  CCACHE_BASEDIR is the
+# clone, so the absolute paths of its source trees are hashed (and passed
+# on) relative to the compiler's directory, the same in every clone; the
+# working directory is left out of the hash (CCACHE_NOHASHDIR), so debug
+# information keeps the first clone's directory name, which nothing reads.
+# A store that is missing and cannot be made, or is unwritable, leaves
+# the build without a cache: said once per build (deps.sh runs first),
+# never an error.  A full store is ccache's to handle: it evicts the
+# oldest results (CCACHE_MAXSIZE).
+ccache_setup() {
+	local dir=${P4TC_CCACHE_DIR:-/var/cache/p4tc/ccache} why=
+	unset CCACHE_DISABLE
+	if [ "$dir" = off ]; then
+		why="P4TC_CCACHE_DIR=off"
+	elif [ ! -x /usr/lib/ccache/gcc ]; then
+		why="ccache is not installed (make deps installs it)"
+	elif ! mkdir -p "$dir" 2>/dev/null; then
+		why="cannot create $dir"
+	elif ! { : >"$dir/.probe"; } 2>/dev/null; then
+		why="$dir is not writable"
+	fi
+	if [ -n "$why" ]; then
+		export CCACHE_DISABLE=1
+		P4TC_CCACHE_OFF=$why
+		return 0
+	fi
+	rm -f "$dir/.probe"
+	export PATH=/usr/lib/ccache:$PATH
+	export CCACHE_DIR=$dir CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=1
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-25G}
+	P4TC_CCACHE_OFF=
+}
+ccache_setup
