@@ -33,6 +33,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 from string import Template
 
 TOP = os.environ.get("P4TC_TOP") or os.path.realpath(
@@ -349,6 +350,8 @@ def main():
     passed = failed = skipped = 0
     seen = {}
     for path in a.files:
+        file_start = time.monotonic()
+        file_cases = 0
         for case in load(path):
             tid = case.get("id", "????")
             if a.execute and tid not in a.execute:
@@ -359,6 +362,7 @@ def main():
                 failed += 1
                 continue
             seen[tid] = path
+            file_cases += 1
             result, reason = runner.run_case(case)
             if result == "ok":
                 passed += 1
@@ -370,6 +374,9 @@ def main():
                 failed += 1
                 print(f"FAIL {label}\n     " + reason.replace("\n", "\n     "))
             sys.stdout.flush()
+        # make check's budget report lists the slowest files
+        print(f"time {os.path.basename(path)}: {file_cases} cases in "
+              f"{time.monotonic() - file_start:.1f} s")
     runner.ns_destroy()
     tail = f", {skipped} skipped" if skipped else ""
     print(f"tdc: {passed} passed, {failed} failed{tail}")
