@@ -66,7 +66,30 @@ mkdir -p "$kdir/stage/include/linux"
 cp "$top/offload-api/p4nic_abi.h" "$kdir/stage/include/linux/"
 sync_overlay "$kdir/stage/include/linux" "$src/include/linux" "$kdir/abi.manifest"
 
-# 4. Configuration: tinyconfig + fragments, redone only when they change.
+# 4. The output cache (lib.sh): the key is the source tree as it is now,
+# the fragments, the tools and this script.  Outputs built from the same
+# key are used as they are: here (nothing changed since the last build)
+# or from the cache (a fresh clone of a commit this machine built).
+variant=${KERNEL_VARIANT:-test}
+outputs=(bzImage mods release config config.stamp)
+[ "$variant" != test ] || outputs+=(headers)
+key=$( { tree_key "$src"; for f in "${frags[@]}"; do echo "${f##*/}"; cat "$f"; done
+	gcc --version | head -n1; pahole --version
+	cat "$top/scripts/build-kernel.sh" "$top/scripts/lib.sh"; } | sha256sum | cut -c1-32)
+if [ "$(cat "$vdir/outputs.key" 2>/dev/null)" = "$key" ] && [ -e "$vdir/bzImage" ]; then
+	say "up to date: $(cat "$vdir/release") ($variant)"
+	exit 0
+fi
+rm -f "$vdir/outputs.key"
+if [ ! -e "$obj/vmlinux" ] && outcache_restore "kernel-$variant" "$key" "$vdir"; then
+	# the configuration too, for a later build in this tree (and the demo)
+	cp "$vdir/config" "$obj/.config"
+	echo "$key" >"$vdir/outputs.key"
+	say "ok: $(cat "$vdir/release") ($variant), from the output cache"
+	exit 0
+fi
+
+# 5. Configuration: tinyconfig + fragments, redone only when they change.
 chash=$(hash_of "${frags[@]}")
 if [ ! -e "$obj/.config" ] || [ "$(cat "$vdir/config.stamp" 2>/dev/null)" != "$chash" ]; then
 	say "configuring (tinyconfig + ${#frags[@]} fragments)"
@@ -100,7 +123,7 @@ if [ ! -e "$obj/.config" ] || [ "$(cat "$vdir/config.stamp" 2>/dev/null)" != "$c
 	echo "$chash" >"$vdir/config.stamp"
 fi
 
-# 5. Build.  LOCALVERSION set (empty) keeps setlocalversion from appending
+# 6. Build.  LOCALVERSION set (empty) keeps setlocalversion from appending
 # a "+" because the source tree is a git repository.
 # The same objects from every clone (ccache_setup in lib.sh): the build's
 # user, host and time are fixed, and __FILE__ loses the source tree's
@@ -119,4 +142,7 @@ run_logged $lg-modules-install sh -c "rm -rf '$vdir/mods.tmp' &&
 	run_logged kernel-headers-install make -C "$src" O="$obj" INSTALL_HDR_PATH="$kdir/headers" headers_install
 cp "$obj/arch/x86/boot/bzImage" "$vdir/bzImage.tmp" && mv "$vdir/bzImage.tmp" "$vdir/bzImage"
 make -s -C "$src" O="$obj" LOCALVERSION= kernelrelease >"$vdir/release"
+cp "$obj/.config" "$vdir/config"
+echo "$key" >"$vdir/outputs.key"
+outcache_store "kernel-$variant" "$key" "$vdir" "${outputs[@]}"
 say "ok: $(cat "$vdir/release") (${KERNEL_VARIANT:-test})"

@@ -39,6 +39,26 @@ flags=(--target-list=x86_64-softmmu --without-default-features --enable-kvm
 	--enable-fdt=system --disable-docs --disable-werror
 	--enable-trace-backends=log)
 fhash=$(printf '%s\n' "${flags[@]}" | sha256sum | cut -d' ' -f1)
+
+# The output cache (lib.sh): the key is the source tree as it is now
+# (patches, overlay and firmware model in), the flags, the compiler and
+# this script.  The same key as the last build: nothing to do; a tree
+# never built here: the binaries from the cache, when it has them.
+outputs=(obj/qemu-system-x86_64 obj/tests/qtest/p4nic-test)
+key=$( { tree_key "$src"; echo "$fhash"; cc --version | head -n1
+	cat "$top/scripts/build-qemu.sh" "$top/scripts/lib.sh"; } | sha256sum | cut -c1-32)
+if [ "$(cat "$out/outputs.key" 2>/dev/null)" = "$key" ] && [ -x "$obj/qemu-system-x86_64" ]; then
+	ln -sf obj/qemu-system-x86_64 "$out/qemu-system-x86_64"
+	say "up to date"
+	exit 0
+fi
+rm -f "$out/outputs.key"
+if [ ! -e "$obj/build.ninja" ] && outcache_restore qemu "$key" "$out"; then
+	ln -sf obj/qemu-system-x86_64 "$out/qemu-system-x86_64"
+	echo "$key" >"$out/outputs.key"
+	say "ok: $("$out/qemu-system-x86_64" --version | head -n1), from the output cache"
+	exit 0
+fi
 if [ ! -e "$obj/build.ninja" ] || [ "$(cat "$out/configure.stamp" 2>/dev/null)" != "$fhash" ]; then
 	say "configure ${flags[*]}"
 	run_logged qemu-configure sh -c "cd '$obj' && '$src/configure' $(printf "'%s' " "${flags[@]}")"
@@ -48,4 +68,6 @@ fi
 say "ninja qemu-system-x86_64 tests/qtest/p4nic-test (log: $logs/qemu-build.log)"
 run_logged qemu-build ninja -C "$obj" -j"$jobs" qemu-system-x86_64 tests/qtest/p4nic-test
 ln -sf obj/qemu-system-x86_64 "$out/qemu-system-x86_64"
+echo "$key" >"$out/outputs.key"
+outcache_store qemu "$key" "$out" "${outputs[@]}"
 say "ok: $("$out/qemu-system-x86_64" --version | head -n1)"

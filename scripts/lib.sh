@@ -181,3 +181,67 @@ ccache_setup() {
 	P4TC_CCACHE_OFF=
 }
 ccache_setup
+
+# The output cache: whole build results (the kernel's bzImage, modules
+# and headers; QEMU's binaries) stored under a key that hashes everything
+# that goes into them, so that a fresh clone of a commit whose inputs this
+# machine built before restores them in seconds instead of building.
+#
+#   P4TC_OUTPUT_CACHE  the store (default /var/cache/p4tc/outputs);
+#                      "off" neither restores nor stores
+#
+# The newest OUTCACHE_KEEP results of each name are kept.  A store that
+# cannot be made, read or written is skipped, said once per step.
+OUTCACHE_KEEP=4
+outcache_dir() {
+	local dir=${P4TC_OUTPUT_CACHE:-/var/cache/p4tc/outputs}
+	[ "$dir" != off ] || return 1
+	if ! mkdir -p "$dir" 2>/dev/null || ! [ -w "$dir" ]; then
+		[ -n "${outcache_said:-}" ] ||
+			say "no output cache ($dir not writable): building without it"
+		outcache_said=1
+		return 1
+	fi
+	echo "$dir"
+}
+
+# tree_key SRC: the tree's content as a git tree id: tracked files as they
+# are now (patched, edited by hand) and untracked ones (the overlay).  A
+# scratch copy of the index keeps git's stat data, so only files that
+# changed since the last add are hashed again.
+tree_key() {
+	local src=$1 idx
+	idx=$(mktemp "$build/.key-index.XXXXXX")
+	cp "$src/.git/index" "$idx"
+	GIT_INDEX_FILE=$idx git_in "$src" add -A -f . >/dev/null 2>&1 &&
+		GIT_INDEX_FILE=$idx git_in "$src" write-tree
+	rm -f "$idx"
+}
+
+# outcache_restore NAME KEY DEST: unpack the result stored as NAME-KEY
+# into DEST; false when there is none.
+outcache_restore() {
+	local name=$1 key=$2 dest=$3 dir
+	dir=$(outcache_dir) || return 1
+	[ -r "$dir/$name-$key.tar" ] || return 1
+	mkdir -p "$dest"
+	tar -C "$dest" -xf "$dir/$name-$key.tar" 2>/dev/null || return 1
+	touch "$dir/$name-$key.tar"	# newest used: kept longest
+}
+
+# outcache_store NAME KEY BASE PATH...: store PATHs (relative to BASE) as
+# NAME-KEY, then drop all but the newest OUTCACHE_KEEP results of NAME.
+# A full disk or an unwritable store only costs the next clone a build.
+outcache_store() {
+	local name=$1 key=$2 base=$3 dir tmp
+	shift 3
+	dir=$(outcache_dir) || return 0
+	tmp=$dir/.$name-$key.$$
+	if tar -C "$base" -cf "$tmp" "$@" 2>/dev/null && mv "$tmp" "$dir/$name-$key.tar"; then
+		ls -t "$dir/$name"-*.tar 2>/dev/null | tail -n +$((OUTCACHE_KEEP + 1)) |
+			xargs -r rm -f
+	else
+		rm -f "$tmp"
+		say "could not store the result in $dir (full?): the next clone builds it"
+	fi
+}
