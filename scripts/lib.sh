@@ -153,10 +153,15 @@ tree_overlay() {
 # on) relative to the compiler's directory, the same in every clone; the
 # working directory is left out of the hash (CCACHE_NOHASHDIR), so debug
 # information keeps the first clone's directory name, which nothing reads.
-# A store that is missing and cannot be made, or is unwritable, leaves
-# the build without a cache: said once per build (deps.sh runs first),
-# never an error.  A full store is ccache's to handle: it evicts the
-# oldest results (CCACHE_MAXSIZE).
+# A store that is missing and cannot be made, is unwritable or on a disk
+# with less than 1 GiB free leaves the build without a cache: said once
+# per build (deps.sh runs first), never an error.  A store at its size
+# limit is ccache's to handle: it evicts the oldest results
+# (CCACHE_MAXSIZE).
+free_kib() {
+	df -Pk "$1" 2>/dev/null | awk 'NR == 2 { print $4 + 0; found = 1 } END { if (!found) print 0 }'
+}
+
 ccache_setup() {
 	local dir=${P4TC_CCACHE_DIR:-/var/cache/p4tc/ccache} why=
 	unset CCACHE_DISABLE
@@ -168,6 +173,9 @@ ccache_setup() {
 		why="cannot create $dir"
 	elif ! { : >"$dir/.probe"; } 2>/dev/null; then
 		why="$dir is not writable"
+	elif [ "$(free_kib "$dir")" -lt 1048576 ]; then
+		# ccache itself would go on without storing; say so instead
+		why="$dir has less than 1 GiB free"
 	fi
 	if [ -n "$why" ]; then
 		export CCACHE_DISABLE=1
@@ -193,16 +201,22 @@ ccache_setup
 # The newest OUTCACHE_KEEP results of each name are kept.  A store that
 # cannot be made, read or written is skipped, said once per step.
 OUTCACHE_KEEP=4
-outcache_dir() {
-	local dir=${P4TC_OUTPUT_CACHE:-/var/cache/p4tc/outputs}
-	[ "$dir" != off ] || return 1
-	if ! mkdir -p "$dir" 2>/dev/null || ! [ -w "$dir" ]; then
-		[ -n "${outcache_said:-}" ] ||
-			say "no output cache ($dir not writable): building without it"
-		outcache_said=1
-		return 1
+# outcache_open: true when the store is usable, its path in $outcache;
+# the first refusal is said, once per step.
+outcache_open() {
+	if [ -z "${outcache_state:-}" ]; then
+		outcache=${P4TC_OUTPUT_CACHE:-/var/cache/p4tc/outputs}
+		outcache_state=ok
+		if [ "$outcache" = off ]; then
+			outcache_state=off
+		elif ! mkdir -p "$outcache" 2>/dev/null || ! { : >"$outcache/.probe"; } 2>/dev/null; then
+			outcache_state=off
+			say "no output cache ($outcache not writable): building without it"
+		else
+			rm -f "$outcache/.probe"
+		fi
 	fi
-	echo "$dir"
+	[ "$outcache_state" = ok ]
 }
 
 # tree_key SRC: the tree's content as a git tree id: tracked files as they
@@ -221,27 +235,27 @@ tree_key() {
 # outcache_restore NAME KEY DEST: unpack the result stored as NAME-KEY
 # into DEST; false when there is none.
 outcache_restore() {
-	local name=$1 key=$2 dest=$3 dir
-	dir=$(outcache_dir) || return 1
-	[ -r "$dir/$name-$key.tar" ] || return 1
+	local name=$1 key=$2 dest=$3
+	outcache_open || return 1
+	[ -r "$outcache/$name-$key.tar" ] || return 1
 	mkdir -p "$dest"
-	tar -C "$dest" -xf "$dir/$name-$key.tar" 2>/dev/null || return 1
-	touch "$dir/$name-$key.tar"	# newest used: kept longest
+	tar -C "$dest" -xf "$outcache/$name-$key.tar" 2>/dev/null || return 1
+	touch "$outcache/$name-$key.tar"	# newest used: kept longest
 }
 
 # outcache_store NAME KEY BASE PATH...: store PATHs (relative to BASE) as
 # NAME-KEY, then drop all but the newest OUTCACHE_KEEP results of NAME.
 # A full disk or an unwritable store only costs the next clone a build.
 outcache_store() {
-	local name=$1 key=$2 base=$3 dir tmp
+	local name=$1 key=$2 base=$3 tmp
 	shift 3
-	dir=$(outcache_dir) || return 0
-	tmp=$dir/.$name-$key.$$
-	if tar -C "$base" -cf "$tmp" "$@" 2>/dev/null && mv "$tmp" "$dir/$name-$key.tar"; then
-		ls -t "$dir/$name"-*.tar 2>/dev/null | tail -n +$((OUTCACHE_KEEP + 1)) |
+	outcache_open || return 0
+	tmp=$outcache/.$name-$key.$$
+	if tar -C "$base" -cf "$tmp" "$@" 2>/dev/null && mv "$tmp" "$outcache/$name-$key.tar"; then
+		ls -t "$outcache/$name"-*.tar 2>/dev/null | tail -n +$((OUTCACHE_KEEP + 1)) |
 			xargs -r rm -f
 	else
 		rm -f "$tmp"
-		say "could not store the result in $dir (full?): the next clone builds it"
+		say "could not store the result in $outcache (full?): the next clone builds it"
 	fi
 }

@@ -117,7 +117,11 @@ expect_eq "drop: no mark counted" "$(($(mark_count 1) + $(mark_count 24)))" 3
 
 # ---- parse rejects: dropped, counted, nothing else runs
 ip netns exec sa /usr/bin/python3 - <<'EOF' || fail "scapy could not send"
-from scapy.all import Ether, IP, IPv6, ICMP, ICMPv6EchoRequest, Raw, sendp
+from scapy.packet import Raw
+from scapy.layers.l2 import Ether
+from scapy.layers.inet import IP, ICMP
+from scapy.layers.inet6 import IPv6, ICMPv6EchoRequest
+from scapy.sendrecv import sendp
 mac = open("/sys/class/net/a0/address").read().strip()
 eth = Ether(src=mac, dst="02:00:00:00:00:02")
 sendp([eth / IPv6(dst="fe80::2") / ICMPv6EchoRequest(),

@@ -204,7 +204,10 @@ tc p4template update pipeline/counter state ready
 tc qdisc add dev "$P0" clsact
 expect_ok "the counter offloaded" tc filter add dev "$P0" ingress prio 1 p4 pname counter skip_sw
 ip netns exec t0 /usr/bin/python3 -c "
-from scapy.all import Ether, IP, UDP, Raw, sendp
+from scapy.packet import Raw
+from scapy.layers.l2 import Ether
+from scapy.layers.inet import IP, UDP
+from scapy.sendrecv import sendp
 sendp(Ether(dst='$(mac "$P0")') / IP(dst='10.1.0.2') / UDP(dport=9) / Raw(b'p4tc' * 8),
       iface='$T0', count=3, verbose=False)"
 sleep 1
@@ -313,7 +316,9 @@ ip netns exec t0 ping -c 2 -i 0.2 -W 1 -t 1 10.2.0.1 >/dev/null 2>&1 &&
 runs0=$(p4_filter_stat "$P0" 1 pkts)
 rx0=$(cat "/sys/class/net/$P0/statistics/rx_packets")
 ip netns exec t0 /usr/bin/python3 -c "
-from scapy.all import Ether, Raw, sendp
+from scapy.packet import Raw
+from scapy.layers.l2 import Ether
+from scapy.sendrecv import sendp
 sendp(Ether(dst='$(mac "$P0")', type=0x88b5) / Raw(b'p4tc' * 12), iface='$T0', count=3, verbose=False)"
 sleep 1
 [ $(( $(cat "/sys/class/net/$P0/statistics/rx_packets") - rx0 )) -ge 3 ] ||

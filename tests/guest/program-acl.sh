@@ -45,7 +45,9 @@ expect_ok "high ports from 10.99/16 to .2: prio 30" $RT srcAddr 10.99.0.0/16 \
 	action acl/cb/allow
 
 ip netns exec sa /usr/bin/python3 - <<'EOF' || fail "scapy could not send"
-from scapy.all import Ether, IP, TCP, UDP, ICMP, sendp
+from scapy.layers.l2 import Ether
+from scapy.layers.inet import IP, TCP, UDP, ICMP
+from scapy.sendrecv import sendp
 mac = open("/sys/class/net/a0/address").read().strip()
 e = Ether(src=mac, dst="02:00:00:00:00:02")
 me, other, to = "10.11.0.1", "10.99.1.1", "10.11.0.2"
@@ -80,7 +82,10 @@ n=$(p4_filter_stat b0 1 pkts)
 # rejects, dropped before the ACL; ssh with TCP options (data offset 6)
 # is parsed at its length and allowed by the prio 5 entry.
 ip netns exec sa /usr/bin/python3 - <<'EOF' || fail "scapy could not send"
-from scapy.all import Ether, IP, TCP, Raw, sendp
+from scapy.packet import Raw
+from scapy.layers.l2 import Ether
+from scapy.layers.inet import IP, TCP
+from scapy.sendrecv import sendp
 mac = open("/sys/class/net/a0/address").read().strip()
 e = Ether(src=mac, dst="02:00:00:00:00:02")
 ip = IP(src="10.11.0.1", dst="10.11.0.2", proto=6)

@@ -30,7 +30,10 @@ expect_ok "bind" tc filter add dev b0 ingress prio 1 p4 pname counter \
 	action gact drop
 
 ip netns exec sa /usr/bin/python3 - <<'PY' || fail "scapy could not send"
-from scapy.all import Ether, IP, TCP, UDP, ICMP, ARP, Raw, sendp
+from scapy.packet import Raw
+from scapy.layers.l2 import Ether, ARP
+from scapy.layers.inet import IP, TCP, UDP, ICMP
+from scapy.sendrecv import sendp
 mac = open("/sys/class/net/a0/address").read().strip()
 e = Ether(src=mac, dst="02:00:00:00:00:02")
 ip = IP(src="10.11.0.1", dst="10.11.0.2")

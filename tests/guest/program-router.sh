@@ -112,7 +112,10 @@ r0=$(p4_filter_stat b0 1 parser_rejects)
 capture sc c0 -v udp
 ip netns exec sa /usr/bin/python3 - "$(mac b0)" <<'PYEOF' || fail "scapy could not send"
 import sys
-from scapy.all import Ether, IP, UDP, Raw, sendp
+from scapy.packet import Raw
+from scapy.layers.l2 import Ether
+from scapy.layers.inet import IP, UDP
+from scapy.sendrecv import sendp
 # type 0x800 by hand: over Raw, scapy would not say IPv4
 eth = Ether(dst=sys.argv[1], src=open("/sys/class/net/a0/address").read().strip(),
             type=0x800)
@@ -145,7 +148,10 @@ ip link set b1 mtu 9000
 capture sc c0 -v udp port 40003
 ip netns exec sa /usr/bin/python3 - "$(mac b0)" <<'PYEOF' || fail "scapy could not send"
 import sys
-from scapy.all import Ether, IP, UDP, Raw, sendp
+from scapy.packet import Raw
+from scapy.layers.l2 import Ether
+from scapy.layers.inet import IP, UDP
+from scapy.sendrecv import sendp
 eth = Ether(dst=sys.argv[1], src=open("/sys/class/net/a0/address").read().strip())
 sendp(eth / IP(src="10.1.0.1", dst="10.2.0.1", ttl=9) /
       UDP(sport=40003, dport=40003) / Raw(b"x" * 6000), iface="a0", verbose=False)
