@@ -11,7 +11,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps bpf kernel kernel-bench qemu iproute2 build check bench cp-bench dp-bench offload-bench equivalence demo shell series clean distclean
+.PHONY: help deps bpf kernel kernel-bench qemu iproute2 build check bench cp-bench dp-bench offload-bench equivalence soak demo shell series clean distclean
 
 help:
 	@echo "make demo      boot the test guest and show the kernel and tools"
@@ -23,6 +23,7 @@ help:
 	@echo "make dp-bench  the P4 router against flower, frames/s in the guest, on the kernel without debug options (BENCH_DP_ROUTES, BENCH_KERNEL)"
 	@echo "make offload-bench  routes into the p4nic, their counters, a flush (BENCH_N=20000)"
 	@echo "make equivalence  every placement against all software, fuzzing (SEED=, ITER=, MIXED=)"
+	@echo "make soak      the long runs: fuzzing, big tables, updates under traffic on 2 vCPUs (SOAK_ITER=, SOAK_SEED=, SOAK_LPM=, SOAK_ROUNDS=)"
 	@echo "make series    git format-patch series of our kernel changes (build/series/)"
 	@echo "make deps      install Debian packages, fetch qemu and iproute2 sources"
 
@@ -102,6 +103,12 @@ dp-bench: build kernel-bench build/bench/pktblast
 # of its entries (sw, hw, both, mixed), compared with all software.
 equivalence: build
 	@tests/equivalence/run $(if $(SEED),--seed $(SEED)) $(if $(ITER),--iter $(ITER)) $(if $(MIXED),--mixed $(MIXED))
+
+# The long runs make check keeps a fixed small share of: differential
+# fuzzing (SOAK_ITER, SOAK_SEED), big tables (SOAK_LPM), updates under
+# traffic (SOAK_ROUNDS), on a guest with two vCPUs.  Not part of CI.
+soak: build
+	@tests/soak/run
 
 # The offload benchmark: routes into the p4nic, their counters dumped
 # (read a table at a time), the table flushed; entries/s for each.
