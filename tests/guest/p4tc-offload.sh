@@ -263,7 +263,13 @@ grep -q "^  pipeline 40: 2 tables, .*, 4 entries$" <<<"$view" ||
 	fail "QMP: the device's pipeline: $view"
 grep -Eq "^  table 1: lpm, key 32 bits, 2/[0-9]+ entries, miss default," <<<"$view" ||
 	fail "QMP: the device's FIB: $view"
-hw() { ethtool -S "$1" | sed -n "s/^ *$2: //p"; }
+# hw DEV COUNTER: one of ethtool -S's counters (parsed with builtins)
+hw() {
+	local l
+	while IFS= read -r l; do
+		[[ $l =~ ^\ *$2:\ (.*)$ ]] && echo "${BASH_REMATCH[1]}"
+	done <<<"$(ethtool -S "$1")"	# (the guest has no /dev/fd for <(...))
+}
 
 # hits ROUTE: the hit counter of the FIB entry ROUTE (software's and the
 # devices')
