@@ -222,12 +222,16 @@ outcache_open() {
 # tree_key SRC: the tree's content as a git tree id: tracked files as they
 # are now (patched, edited by hand) and untracked ones (the overlay).  A
 # scratch copy of the index keeps git's stat data, so only files that
-# changed since the last add are hashed again.
+# changed since the last add are hashed again.  What a build leaves in a
+# source tree is not an input (QEMU's configure writes
+# .git-submodule-status there; Python, __pycache__): with it, a fresh
+# clone's key differed from the key its outputs were stored under.
 tree_key() {
 	local src=$1 idx
 	idx=$(mktemp "$build/.key-index.XXXXXX")
 	cp "$src/.git/index" "$idx"
-	GIT_INDEX_FILE=$idx git_in "$src" add -A -f . >/dev/null 2>&1 &&
+	GIT_INDEX_FILE=$idx git_in "$src" add -A -f -- . ':!.git-submodule-status' \
+		':!**/__pycache__' >/dev/null 2>&1 &&
 		GIT_INDEX_FILE=$idx git_in "$src" write-tree
 	rm -f "$idx"
 }
