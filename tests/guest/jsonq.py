@@ -67,7 +67,9 @@ def main():
         except (EOFError, ValueError):
             return 0
         try:
-            answer = "0" + str(eval(expr, {"json": json}, {"j": json.loads(text)}))
+            # "j" a global, as in json_get's one-shot Python: a
+            # comprehension's inner clauses see it too
+            answer = "0" + str(eval(expr, {"json": json, "j": json.loads(text)}))
         except Exception as e:  # the caller's expression or JSON is wrong
             sys.stderr.write(f"json_get: {expr}: {e!r}\n")
             answer = "1"
