@@ -97,14 +97,18 @@ static void finish(struct seed *s, const char *dir, const char *name)
 	}
 }
 
+/* The image, then every port's frames through it (as rig_load does). */
 static void load(struct seed *s, uint8_t *(*program)(uint32_t *len))
 {
-	uint32_t len;
+	uint32_t len, port;
 	uint8_t *img = program(&len);
 
 	command(s, P4NIC_CMD_PIPELINE_LOAD, blob(s, img, len), len, 0, 0, 0,
 		0);
 	free(img);
+	for (port = 0; port < 4; port++)
+		command(s, P4NIC_CMD_PORT_SET, 0, 0, 0, port,
+			P4NIC_PORT_PIPELINE, 0);
 }
 
 static void entry(struct seed *s, const struct p4nic_entry *e)
@@ -192,5 +196,17 @@ int main(int argc, char **argv)
 	len = rig_ipv4(pkt, 1, 2, 0x01020304, 0x0a010203, 17, 64, 1, 53);
 	packet(&s, 0, pkt, (uint16_t)len);
 	finish(&s, argv[1], "vlan");
+
+	/* Hostile images: a full hit list, a write to a 512-bit key's top */
+	memset(&s, 0, sizeof(s));
+	load(&s, program_hits);
+	memset(pkt, 0, 60);
+	packet(&s, 0, pkt, 60);
+	finish(&s, argv[1], "hits");
+
+	memset(&s, 0, sizeof(s));
+	load(&s, program_wide_key);
+	packet(&s, 0, pkt, 60);
+	finish(&s, argv[1], "wide_key");
 	return 0;
 }

@@ -138,8 +138,7 @@ static bool wr(const struct fw_pipeline *p, struct fw_ctx *c,
 	       const struct fw_operand *o, u128 v)
 {
 	uint32_t w = opnd_width(o);
-	u128 m = fw_mask(w) << o->bit_start;
-	u128 *cell;
+	u128 m, *cell;
 
 	v &= fw_mask(w);
 	switch (o->kind) {
@@ -157,6 +156,7 @@ static bool wr(const struct fw_pipeline *p, struct fw_ctx *c,
 		if (c->valid & 1u << o->header) {
 			u128 old = o->whole ? 0 : container(p, c, o, NULL);
 
+			m = fw_mask(w) << o->bit_start;
 			fw_set_bits(c->pkt, c->hdr_off[o->header] * 8 +
 				    o->hdr_bit, o->container_bits,
 				    (old & ~m) | v << o->bit_start);
@@ -173,6 +173,8 @@ static bool wr(const struct fw_pipeline *p, struct fw_ctx *c,
 	default:
 		return false;	/* the loader allows no other */
 	}
+	/* Containers other than keys are at most 128 bits: so is the shift. */
+	m = fw_mask(w) << o->bit_start;
 	*cell = (*cell & ~m) | v << o->bit_start;
 	return true;
 }
@@ -184,7 +186,7 @@ static int call_action(struct p4fw *fw, uint32_t action, const u128 *args)
 	struct fw_ctx *c = &fw->ctx;
 	int v;
 
-	if (c->depth == FW_MAX_DEPTH) {
+	if (c->depth >= FW_MAX_DEPTH) {
 		punt(c, P4NIC_RX_UNSUPPORTED, 0);
 		return V_PUNT;
 	}
@@ -222,7 +224,7 @@ static int apply_table(struct p4fw *fw, uint32_t ti)
 	uint32_t i, pos = 0, handle = P4NIC_NONE;
 	int v;
 
-	if (c->depth == FW_MAX_DEPTH || c->num_hits == FW_MAX_HITS) {
+	if (c->depth >= FW_MAX_DEPTH || c->num_hits >= FW_MAX_HITS) {
 		punt(c, P4NIC_RX_UNSUPPORTED, 0);
 		return V_PUNT;
 	}
@@ -260,6 +262,12 @@ static int apply_table(struct p4fw *fw, uint32_t ti)
 		goto out;
 	} else {
 		ref = &t->dflt[P4NIC_DEFAULT_MISS];
+	}
+	/* The pre program may have applied tables and filled the list. */
+	if (c->num_hits >= FW_MAX_HITS) {
+		punt(c, P4NIC_RX_UNSUPPORTED, 0);
+		v = V_PUNT;
+		goto out;
 	}
 	c->hits[c->num_hits++] = (struct fw_hit){ ti, c->hit ? handle :
 						  P4NIC_NONE, c->len };

@@ -344,3 +344,90 @@ uint8_t *program_vlan(uint32_t *len)
 	ib_free(b);
 	return img;
 }
+
+/* Hostile images: legal, each built to reach a limit of the engine. */
+
+/* An exact table on eth.dst with no actions: a miss does nothing. */
+static uint32_t plain_table(struct ib *b, uint32_t id, uint32_t dst,
+			    struct ib_span pre)
+{
+	struct ib_table t = { 0 };
+
+	t.id = id;
+	t.type = P4NIC_TABLE_EXACT;
+	t.key_bits = 48;
+	t.max_entries = 4;
+	t.nkeys = 1;
+	t.keys[0] = ib_fieldop(b, dst);
+	t.hit.action = P4NIC_NONE;
+	t.miss.action = P4NIC_NONE;
+	t.pre = pre;
+	return ib_table(b, &t);
+}
+
+/*
+ * 31 applies of table A, then table B, whose pre program applies A: the
+ * 32nd hit is recorded inside B's apply, after B checked the hit list had
+ * room, and B's own would be the 33rd.
+ */
+uint8_t *program_hits(uint32_t *len)
+{
+	struct ib *b = ib_new(HITS_PIPEID);
+	uint32_t eth, dst, a, i;
+	struct ib_span none = { 0, 0 }, pre;
+	uint8_t *img;
+
+	eth = ib_header(b, 1, 14);
+	dst = ib_field(b, 1, eth, 0, 48);
+	ib_port(b, 0, IFX(0));
+	ib_port(b, 1, IFX(1));
+	a = plain_table(b, HITS_A, dst, none);
+	ib_prog_begin(b);
+	ib_insn(b, P4NIC_OP_TABLEAPPLY, OPS(ib_tableop(b, a)));
+	pre = ib_prog_end(b);
+	plain_table(b, HITS_B, dst, pre);
+
+	ib_prog_begin(b);
+	for (i = 0; i < 31; i++)
+		ib_insn(b, P4NIC_OP_TABLEAPPLY, OPS(ib_tableop(b, 0)));
+	ib_insn(b, P4NIC_OP_TABLEAPPLY, OPS(ib_tableop(b, 1)));
+	ib_insn(b, P4NIC_OP_SEND_PORT_EGRESS, OPS(ib_const(b, 32, IFX(1))));
+	ib_pipeline(b, eth, ib_prog_end(b));
+	img = ib_finish(b, len);
+	ib_free(b);
+	return img;
+}
+
+/* A write to the top byte of a 512-bit key, from the main program. */
+uint8_t *program_wide_key(uint32_t *len)
+{
+	struct ib *b = ib_new(WIDE_KEY_PIPEID);
+	struct ib_table t = { 0 };
+	uint32_t eth, i, k;
+	uint8_t *img;
+
+	eth = ib_header(b, 1, 14);
+	ib_field(b, 1, eth, 0, 48);
+	ib_port(b, 0, IFX(0));
+	ib_port(b, 1, IFX(1));
+	t.id = WIDE_KEY_TABLE;
+	t.type = P4NIC_TABLE_EXACT;
+	t.key_bits = 512;
+	t.max_entries = 4;
+	t.nkeys = 4;
+	for (i = 0; i < 4; i++)
+		t.keys[i] = ib_const(b, 128, i);
+	t.hit.action = P4NIC_NONE;
+	t.miss.action = P4NIC_NONE;
+	ib_table(b, &t);
+
+	ib_prog_begin(b);
+	k = ib_opnd(b, P4NIC_OPND_KEY, 0, 512, 504, 511, 0, 0);
+	ib_insn(b, P4NIC_OP_SET, OPS(k, ib_const(b, 8, 0xab)));
+	ib_insn(b, P4NIC_OP_TABLEAPPLY, OPS(ib_tableop(b, 0)));
+	ib_insn(b, P4NIC_OP_SEND_PORT_EGRESS, OPS(ib_const(b, 32, IFX(1))));
+	ib_pipeline(b, eth, ib_prog_end(b));
+	img = ib_finish(b, len);
+	ib_free(b);
+	return img;
+}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The example programs, as images: what the kernel would build from the
- * templates of tests/programs/ (router, acl, calc, vlan).  Shared by the golden
+ * templates of tests/programs/ (router, acl, calc, vlan), and images a
+ * hostile guest could send (hits, wide_key).  Shared by the golden
  * tests, the fuzz corpus generator and the benchmark.
  */
 #ifndef P4FW_PROGRAMS_H
@@ -38,11 +39,22 @@ enum {
 	VLAN_PUSH = 30,			/* (vid 12, ifindex 32) */
 	VLAN_POP = 31,			/* (ifindex 32) */
 	VLAN_DROP = 32,
+
+	HITS_PIPEID = 40,
+	HITS_A = 1,			/* exact: eth.dst, no actions */
+	HITS_B = 2,			/* the same; its pre applies A */
+
+	WIDE_KEY_PIPEID = 41,
+	WIDE_KEY_TABLE = 1,		/* exact: 512-bit constant key */
 };
 
 uint8_t *program_router(uint32_t *len);
 uint8_t *program_acl(uint32_t *len);
 uint8_t *program_calc(uint32_t *len);
 uint8_t *program_vlan(uint32_t *len);
+/* 32 table hits, the last inside a table's pre program */
+uint8_t *program_hits(uint32_t *len);
+/* writes bits 504-511 of a 512-bit key */
+uint8_t *program_wide_key(uint32_t *len);
 
 #endif /* P4FW_PROGRAMS_H */
