@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fw.h"
+#include "hash.h"
 
 struct cmd {
 	uint16_t opcode;
@@ -225,7 +226,9 @@ static void cmd_load(struct p4fw *fw, const struct cmd *c,
 	if (!img)
 		return fail(r, P4NIC_ST_NO_MEMORY, P4NIC_F_NONE, 0);
 	if (read_in(c, dma, img, c->in_len, r) &&
-	    fw_pipeline_load(img, c->in_len, fw->num_ports, &fw->pipe, &err))
+	    fw_pipeline_load(img, c->in_len, fw->num_ports,
+			     p4fw_hash64(fw->secret, ++fw->loads), &fw->pipe,
+			     &err))
 		fail(r, err.status, err.field, err.offset);
 	free(img);
 }
@@ -828,6 +831,11 @@ struct p4fw *p4fw_create(uint32_t num_ports, const uint8_t (*macs)[6],
 			memcpy(fw->ports[i].mac, macs[i], 6);
 	*err = 0;
 	return fw;
+}
+
+void p4fw_set_secret(struct p4fw *fw, uint64_t secret)
+{
+	fw->secret = secret;
 }
 
 void p4fw_destroy(struct p4fw *fw)

@@ -41,7 +41,7 @@ struct p4fw_exact {
 };
 
 struct p4fw_exact *p4fw_exact_create(uint32_t key_bytes, uint32_t max_entries,
-				     int *err)
+				     uint64_t seed, int *err)
 {
 	struct p4fw_exact *t;
 
@@ -65,7 +65,7 @@ struct p4fw_exact *p4fw_exact_create(uint32_t key_bytes, uint32_t max_entries,
 				(3 * WAYS)) + 1;
 	t->kstride = (key_bytes + 7) & ~7u;
 	t->bstride = WAYS * (8 + t->kstride);
-	t->seed = p4fw_hash((const uint8_t *)&t, sizeof(t), 0x5eedull);
+	t->seed = seed;
 	t->mem = fw_big_zalloc((size_t)t->buckets * t->bstride);
 	if (!t->mem) {
 		free(t);

@@ -59,6 +59,8 @@ struct p4fw {
 	uint32_t num_ports;
 	struct fw_port ports[P4NIC_MAX_PORTS];
 	struct fw_pipeline *pipe;	/* NULL: none loaded */
+	uint64_t secret;		/* p4fw_set_secret() */
+	uint64_t loads;			/* PIPELINE_LOADs: each its own seeds */
 	struct fw_ctx ctx;
 	uint8_t work[P4NIC_PKT_MAX];
 	uint8_t mirror_buf[FW_MAX_MIRRORS][P4NIC_PKT_MAX];

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bigmem.h"
+#include "hash.h"
 #include "pipeline.h"
 
 struct sect {
@@ -26,6 +27,7 @@ struct loader {
 	const uint8_t *img;
 	uint32_t len;
 	uint32_t num_ports;
+	uint64_t seed;		/* the tables' hash seeds derive from it */
 	struct sect sect[P4NIC_SECT_MAX + 1];
 	struct fw_pipeline *p;
 	struct fw_error *err;
@@ -598,6 +600,7 @@ static int read_tables(struct loader *l)
 		const uint8_t *r = rec(l, P4NIC_SECT_TABLES, i);
 		struct fw_table *t = &p->tables[i];
 		uint32_t bits = 0;
+		uint64_t seed;
 		int err;
 
 		t->id = fw_le32(r);
@@ -654,19 +657,23 @@ static int read_tables(struct loader *l)
 					   sizeof(*t->entries));
 		t->keys = fw_big_zalloc((size_t)t->max_entries * 2 *
 					t->key_bytes);
+		/* one seed per table, none a guest can predict */
+		seed = p4fw_hash64(l->seed ^ (i + 1) * 0x9e3779b97f4a7c15ull,
+				   l->seed);
 		switch (t->type) {
 		case P4NIC_TABLE_EXACT:
 			t->exact = p4fw_exact_create(t->key_bytes,
-						     t->max_entries, &err);
+						     t->max_entries, seed, &err);
 			break;
 		case P4NIC_TABLE_LPM:
 			t->lpm = p4fw_lpm_create(t->key_bits, t->max_entries,
-						 &err);
+						 seed, &err);
 			break;
 		default:
 			t->ternary = p4fw_ternary_create(t->key_bytes,
 							 t->max_entries,
-							 t->max_masks, &err);
+							 t->max_masks, seed,
+							 &err);
 			break;
 		}
 		if (!t->entries || !t->keys || !t->exact)
@@ -994,16 +1001,18 @@ void fw_pipeline_free(struct fw_pipeline *p)
  * @img: the image bytes, untrusted
  * @len: their count
  * @num_ports: ports of the device, for PORT operands and the port map
+ * @seed: a secret random value; the tables' hash seeds derive from it
  * @out: the pipeline, on success
  * @err: on failure, the status, the field and the byte offset refused
  *
  * Return: 0, or -EINVAL with @err filled (nothing is left allocated).
  */
 int fw_pipeline_load(const uint8_t *img, uint32_t len, uint32_t num_ports,
-		     struct fw_pipeline **out, struct fw_error *err)
+		     uint64_t seed, struct fw_pipeline **out,
+		     struct fw_error *err)
 {
 	struct loader l = { .img = img, .len = len, .num_ports = num_ports,
-			    .err = err };
+			    .seed = seed, .err = err };
 	int ret;
 
 	*out = NULL;

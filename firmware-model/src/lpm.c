@@ -51,7 +51,7 @@ struct p4fw_lpm {
 };
 
 struct p4fw_lpm *p4fw_lpm_create(uint32_t key_bits, uint32_t max_entries,
-				 int *err)
+				 uint64_t seed, int *err)
 {
 	struct p4fw_lpm *t;
 
@@ -71,7 +71,7 @@ struct p4fw_lpm *p4fw_lpm_create(uint32_t key_bits, uint32_t max_entries,
 	t->root_bits = t->key_bytes >= 3 ? 24 : 8 * t->key_bytes;
 	t->root_slot = fw_big_zalloc(sizeof(uint32_t) << t->root_bits);
 	t->root_depth = fw_big_zalloc((size_t)1 << t->root_bits);
-	t->rules = p4fw_exact_create(t->key_bytes + 2, max_entries, err);
+	t->rules = p4fw_exact_create(t->key_bytes + 2, max_entries, seed, err);
 	t->cap = 16;
 	t->nodes = fw_big_zalloc(t->cap * sizeof(*t->nodes));
 	t->depths = calloc(t->cap, sizeof(*t->depths));

@@ -212,7 +212,8 @@ struct fw_error {
 };
 
 int fw_pipeline_load(const uint8_t *img, uint32_t len, uint32_t num_ports,
-		     struct fw_pipeline **out, struct fw_error *err);
+		     uint64_t seed, struct fw_pipeline **out,
+		     struct fw_error *err);
 void fw_pipeline_free(struct fw_pipeline *p);
 
 /* Little-endian reads from untrusted byte buffers. */

@@ -69,7 +69,8 @@ struct p4fw_ternary {
 
 struct p4fw_ternary *p4fw_ternary_create(uint32_t key_bytes,
 					 uint32_t max_entries,
-					 uint32_t max_masks, int *err)
+					 uint32_t max_masks, uint64_t seed,
+					 int *err)
 {
 	struct p4fw_ternary *t;
 
@@ -87,7 +88,7 @@ struct p4fw_ternary *p4fw_ternary_create(uint32_t key_bytes,
 	t->key_bytes = key_bytes;
 	t->max_entries = max_entries;
 	t->max_masks = max_masks;
-	t->index = p4fw_exact_create(key_bytes + 1, max_entries, err);
+	t->index = p4fw_exact_create(key_bytes + 1, max_entries, seed, err);
 	if (!t->index) {
 		free(t);
 		return NULL;
@@ -103,7 +104,7 @@ struct p4fw_ternary *p4fw_ternary_create(uint32_t key_bytes,
 		}
 		t->fshift = 64 - (log - 6);	/* picks a word */
 		t->fwords = bits / 64;
-		t->fseed = p4fw_hash((const uint8_t *)&t, sizeof(t), 0xb100ull);
+		t->fseed = p4fw_hash64(seed, 0xb100ull);
 		t->fbits = calloc((size_t)max_masks * t->fwords,
 				  sizeof(*t->fbits));
 		t->fcount = calloc((size_t)max_masks * bits, 1);

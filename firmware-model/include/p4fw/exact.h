@@ -29,9 +29,13 @@
 
 struct p4fw_exact;
 
-/* Errors are negative errno values. */
+/*
+ * SEED keys the table's hash: give each table a secret random value, so
+ * that whoever chooses the keys cannot choose ones that collide.  Errors
+ * are negative errno values.
+ */
 struct p4fw_exact *p4fw_exact_create(uint32_t key_bytes, uint32_t max_entries,
-				     int *err);
+				     uint64_t seed, int *err);
 void p4fw_exact_destroy(struct p4fw_exact *t);
 
 /*

@@ -30,9 +30,12 @@
 
 struct p4fw_lpm;
 
-/* Errors are negative errno values. */
+/*
+ * SEED keys the hash of its rule index, as p4fw_exact_create()'s.  Errors
+ * are negative errno values.
+ */
 struct p4fw_lpm *p4fw_lpm_create(uint32_t key_bits, uint32_t max_entries,
-				 int *err);
+				 uint64_t seed, int *err);
 void p4fw_lpm_destroy(struct p4fw_lpm *t);
 
 /*

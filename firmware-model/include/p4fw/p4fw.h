@@ -42,6 +42,13 @@ struct p4fw_dma {
 struct p4fw *p4fw_create(uint32_t num_ports, const uint8_t (*macs)[6],
 			 int *err);
 void p4fw_destroy(struct p4fw *fw);
+/*
+ * The secret the tables' hash seeds derive from: a random value from the
+ * host (QEMU's guest-random source), so that a guest cannot pick entry
+ * keys that collide and make every lookup slow.  Until it is set, the
+ * seeds are fixed, which keeps tests and fuzzing reproducible.
+ */
+void p4fw_set_secret(struct p4fw *fw, uint64_t secret);
 /* Back to power-on: no pipeline, ports disabled, counters zero. */
 void p4fw_reset(struct p4fw *fw);
 

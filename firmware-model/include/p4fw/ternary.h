@@ -24,10 +24,14 @@
 
 struct p4fw_ternary;
 
-/* Errors are negative errno values. */
+/*
+ * SEED keys its hashes, as p4fw_exact_create()'s.  Errors are negative
+ * errno values.
+ */
 struct p4fw_ternary *p4fw_ternary_create(uint32_t key_bytes,
 					 uint32_t max_entries,
-					 uint32_t max_masks, int *err);
+					 uint32_t max_masks, uint64_t seed,
+					 int *err);
 void p4fw_ternary_destroy(struct p4fw_ternary *t);
 
 /*

@@ -13,6 +13,7 @@
 #include "qemu/osdep.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
+#include "qemu/guest-random.h"
 #include "qapi/error.h"
 #include "hw/pci/msix.h"
 #include "hw/qdev-properties.h"
@@ -310,6 +311,7 @@ static void p4nic_realize(PCIDevice *pdev, Error **errp)
     P4NicState *s = P4NIC(pdev);
     uint8_t macs[P4NIC_MAX_PORTS][6];
     uint32_t p, v;
+    uint64_t secret;
     int err;
 
     if (s->num_ports < 1 || s->num_ports > P4NIC_MAX_PORTS) {
@@ -336,6 +338,13 @@ static void p4nic_realize(PCIDevice *pdev, Error **errp)
         error_setg_errno(errp, -err, "p4nic: cannot create the firmware");
         return;
     }
+    /*
+     * The tables' hash seeds derive from a secret the guest cannot know
+     * (and that -seed makes reproducible), so that it cannot pick keys
+     * that collide.
+     */
+    qemu_guest_getrandom_nofail(&secret, sizeof(secret));
+    p4fw_set_secret(s->fw, secret);
 
     /*
      * Not migratable: the blocker (not an unmigratable vmsd) so that
