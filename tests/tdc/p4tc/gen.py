@@ -48,6 +48,14 @@ def batch(cmd, n, force=False):
                          for i in range(1, n + 1)])
 
 
+def tcb(*lines):
+    """Several tc commands in one tc process (tc -batch)."""
+    body = " ".join(f'"{l}"' for l in lines)
+    assert "'" not in body
+    return Lines(f"sh -c 'printf \"%s\\n\" {body} | $TC -b -'",
+                 [f"$TC {l}" for l in lines])
+
+
 def flat(cmds):
     out = []
     for c in cmds:
@@ -457,6 +465,9 @@ md.refuse("metadata: an empty name is refused",
 md.refuse("metadata: an attribute of the wrong size is refused",
           [MK], "$P4NL short-size ptest", "binary attribute size out of range",
           MG, "metadata mid", count=0)
+md.refuse("metadata: a name without its NUL is refused",
+          [MK], "$P4NL unterminated ptest",
+          "Attribute failed policy validation", MG, "metadata mid", count=0)
 
 
 # ---------------------------------------------------------------- requests
@@ -822,6 +833,57 @@ pa.case("parser: goes away with its last object",
         f"{P} del hdrfield/ptest/parser1/x/y'",
         f"{P} create hdrfield/ptest/parser2/x/y type bit8; {P} get hdrfield/ptest/",
         r"parser parser2 parserid 1")
+pa.refuse("header: flush refuses while a command names a header",
+          [MK, f"{HD}/eth len 14 start", f"{HD}/vl len 4",
+           f"{HU}/eth default vl",
+           f"{P} create action/ptest/a cmd setvalid header.ptest.parser1.vl"],
+          f"{P} del header/ptest/parser1/",
+          "Header vl is named by a command: nothing flushed", HDG,
+          "header name", count=2)
+pa.case("header: flush once the command naming a header is gone",
+        [MK, f"{HD}/eth len 14 start", f"{HD}/vl len 4",
+         f"{HU}/eth default vl",
+         f"{P} create action/ptest/a cmd setvalid header.ptest.parser1.vl",
+         f"{P} del action/ptest/a"],
+        f"{P} del header/ptest/parser1/", f"{P} get header/ptest/",
+        "header name", count=0)
+
+
+pa.refuse("header: a failed batch gives the fields a header adopted back",
+          [MK, f"{HF}/ipv4/ttl type bit8 offset 64"],
+          "$P4NL batch-header ptest ipv4",
+          "Header with the same name already exists", HDG,
+          "header name ipv4", count=0)
+pa.case("header: after a failed batch the header can be made again",
+        [MK, f"{HF}/ipv4/ttl type bit8 offset 64",
+         ["$P4NL batch-header ptest ipv4", 255]],
+        f"{HD}/ipv4 len 20", f"{P} del header/ptest/parser1/ipv4 2>&1",
+        "Header has fields", count=1)
+
+
+def edges(nxt):
+    """the 17 edges a header may have, all to @nxt: 16 transitions and the
+    default"""
+    return " ".join(f"transition {v} {nxt}" for v in range(1, 17)) + \
+        f" default {nxt}"
+
+
+# A chain of 20 headers with 17 edges from each to the next: the loop
+# check of an update must not walk every path (17^19 of them).
+CHAIN = [*(f"p4template create header/ptest/parser1/h{i} len 1"
+           for i in range(1, 21)),
+         *(f"p4template create hdrfield/ptest/parser1/h{i}/s type bit8 "
+           "offset 0" for i in range(1, 20)),
+         *(f"p4template update header/ptest/parser1/h{i} select s "
+           f"{edges(f'h{i + 1}')}" for i in range(19, 1, -1))]
+pa.case("header: a graph of many paths is checked for loops at once",
+        [MK, tcb(*CHAIN)], f"{HU}/h1 select s {edges('h2')}",
+        f"{P} get header/ptest/parser1/h1", r"default h2", count=1)
+pa.refuse("header: a loop through a graph of many paths is refused",
+          [MK, tcb(*CHAIN), f"{HU}/h1 select s {edges('h2')}"],
+          f"{HU}/h20 default h1",
+          "Transitions would make the parse graph loop",
+          f"{P} get header/ptest/parser1/h20", "default h1", count=0)
 
 
 # ---------------------------------------------------------------- register
@@ -1256,14 +1318,6 @@ ac.refuse("action: an instance gives values, not types (netlink)",
 cm = File("p4tc-cmds.json", "70")
 
 
-def tcb(*lines):
-    """Several tc commands in one tc process (tc -batch)."""
-    body = " ".join(f'"{l}"' for l in lines)
-    assert "'" not in body
-    return Lines(f"sh -c 'printf \"%s\\n\" {body} | $TC -b -'",
-                 [f"$TC {l}" for l in lines])
-
-
 HF = "hdrfield.ptest.parser1"
 # a pipeline with metadata, a register, a parse graph and devices
 CSET = [MK, tcb("p4template create metadata/ptest/m8 type bit8",
@@ -1588,7 +1642,7 @@ cm.refuse("cmd: a template another program calls cannot be deleted",
           [*CSET, f"{P} create action/ptest/b param x type bit8 state active",
            f"{CA} cmd act ptest.b constant.bit8.1"],
           f"{P} del action/ptest/b",
-          "Action template is referenced by another template",
+          "Unable to delete referenced action template",
           f"{P} get action/ptest/b", "name b ")
 cm.case("cmd: a pipeline whose programs bind its own instances is deleted",
         [*CSET, f"{P} create action/ptest/b state active",
@@ -1910,6 +1964,44 @@ tb.refuse("table: tableapply takes a table",
           [*TSET, f"{TC_} keysz 16"],
           f"{P} create action/ptest/k cmd tableapply metadata.kernel.skbmark",
           "Command 1 operand 1: must be a table")
+# A default action holds its template: no delete while it is there.
+TDFL = f"{TC_} keysz 8 default_miss_action action ptest/onlytbl"
+tb.refuse("table: the template of a default action cannot be deleted",
+          [*TSET, TDFL], f"{P} del action/ptest/onlytbl",
+          "Unable to delete referenced action template",
+          f"{TG}", r"\n\s*default_miss_action[\s\S]*ptest/onlytbl")
+tb.case("table: a replaced default action gives its template back",
+        [*TSET, TDFL],
+        f"{TU} default_miss_action action ptest/onlydef && "
+        f"{P} del action/ptest/onlytbl",
+        f"{P} get action/ptest/", "name onlytbl ", count=0)
+tb.case("table: a deleted table gives its defaults' templates back",
+        [*TSET, TDFL],
+        f"{P} del table/ptest/cb/t1 && {P} del action/ptest/onlytbl",
+        f"{P} get action/ptest/", "name onlytbl ", count=0)
+# A template's initial entries hold their actions' templates.
+TENT = f"{TC_} keysz 32 entry srcPort 9 dstPort 10 action ptest/onlytbl"
+tb.refuse("table: the template of an initial entry's action cannot be "
+          "deleted", [*TSET, TENT], f"{P} del action/ptest/onlytbl",
+          "Unable to delete referenced action template",
+          f"{TG} >/dev/null && {P} get action/ptest/onlytbl", "name onlytbl ")
+tb.case("table: a deleted table gives its entries' templates back",
+        [*TSET, TENT],
+        f"{P} del table/ptest/cb/t1 && {P} del action/ptest/onlytbl",
+        f"{P} get action/ptest/", "name onlytbl ", count=0)
+# An update's entries go in under the limits and type it sets.
+tb.refuse("table: an update's entries count against its new tentries",
+          [*TSET, f"{TC_} keysz 32 tentries 4"],
+          f"{TU} tentries 1 entry srcPort 1 dstPort 1 entry srcPort 1 "
+          "dstPort 2", "Table is full (tentries 1)", TG,
+          "tentries 4 nummasks 1 .* entries 0 ")
+tb.refuse("table: an update's entries have the one mask of its new type",
+          [*TSET, f"{P} create table/ptest/cb/tern keysz 40 type ternary "
+           "nummasks 4"],
+          f"{P} update table/ptest/cb/tern type exact nummasks 1 entry "
+          "srcAddr 10.0.0.1/255.0.0.0 proto 6 entry srcAddr 10.0.0.2 proto 6",
+          "Entries of an exact table match every key bit: no mask",
+          f"{P} get table/ptest/cb/tern", "type ternary .* entries 0 ")
 
 
 # ---------------------------------------------------------------- entries
@@ -2260,6 +2352,13 @@ en.case("entry: a pipeline without introspection file",
         f"$TC p4 create pnoint/table/cb/t1 a 1 2>{ERR}", f"cat {ERR}",
         r"Error: introspection .*/pnoint.json: No such file or directory",
         code=255, pipes=("ptest", "pnoint"))
+# An entry holds its action's template (onlytbl is in no table's list
+# here); templates of a sealed pipeline are not deleted, but the pipeline
+# is, entries and all.
+EUSE = f"{RT}/batch k 5 action ptest/onlytbl"
+en.case("entry: a pipeline whose entries use its templates is deleted",
+        [*ESET, EUSE], f"{P} del pipeline/ptest", f"{P} get pipeline/",
+        "name ptest ", count=0)
 
 
 

@@ -25,7 +25,13 @@ Scenarios:
     multi-delete PIPE         a delete of two objects
     short-header              a message shorter than struct p4tcmsg
     empty-name                create a pipeline named ""
+    unterminated PIPE         create a metadatum whose name attribute
+                              ("mabc", 4 bytes) has no NUL: the next
+                              attribute's bytes follow it
     hdrfield-raw PIPE NAME    create a hdrfield named NAME (parser1, bit8)
+    batch-header PIPE NAME    create header NAME (parser1, 20 bytes) and,
+                              in the same message, a header of the same
+                              name (which fails)
     notify PIPE               create pipeline PIPE while listening to
                               RTNLGRP_TC; print the notification
     echo PIPE                 create pipeline PIPE with NLM_F_ECHO; print
@@ -74,6 +80,8 @@ PARAM_NAME, PARAM_TYPE, PARAM_VALUE = 1, 3, 4
 RTM_NEWACTION = 48
 RTM_P4TC_CREATE, RTM_P4TC_DEL = 128, 129
 OBJ_TABLE_ENTRY = 6
+OBJ_HEADER = 8
+HEADER_NAME, HEADER_PARSER_NAME, HEADER_LEN = 1, 2, 4
 ENTRY_TBLNAME, ENTRY_KEY, ENTRY_MASK = 1, 2, 3
 TCA_ACT_TAB, TCA_ACT_KIND, TCA_ACT_OPTIONS = 1, 1, 2
 
@@ -254,6 +262,19 @@ def main(argv):
         msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_META,
                       strz(P4TC_ROOT_PNAME, a[0]) +
                       nest(P4TC_ROOT, meta_obj(1, "")))
+    elif sc == "unterminated":
+        msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_META,
+                      strz(P4TC_ROOT_PNAME, a[0]) +
+                      nest(P4TC_ROOT, nest(1, nest(P4TC_PARAMS,
+                           attr(META_NAME, b"mabc"),
+                           attr(META_SIZE, meta_size())))))
+    elif sc == "batch-header":
+        hdr = nest(P4TC_PARAMS, strz(HEADER_NAME, a[1]),
+                   strz(HEADER_PARSER_NAME, "parser1"),
+                   attr(HEADER_LEN, struct.pack("=H", 20)))
+        msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_HEADER,
+                      strz(P4TC_ROOT_PNAME, a[0]) +
+                      nest(P4TC_ROOT, nest(1, hdr), nest(2, hdr)))
     elif sc == "hdrfield-raw":
         msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_HDR_FIELD,
                       strz(P4TC_ROOT_PNAME, a[0]) +

@@ -72,6 +72,9 @@ struct p4tc_pipeline;
  * @update: change the object of @pipeline that @tb and @ids name
  * @put: destroy an object @cu just created (a later object of the same
  *	batch failed)
+ * @undo: instead of @put, for kinds whose create takes over objects made
+ *	before (a header adopts its fields): give them back, then destroy;
+ *	cannot fail, so that a batch is created whole or not at all
  * @gd: get or delete the object named by @nla and @ids, writing it into
  *	@skb; delete with NLM_F_ROOT and no name or id flushes
  * @fill: write the path and attributes of @tmpl; -EMSGSIZE when they do
@@ -97,6 +100,7 @@ struct p4tc_template_ops {
 					       struct netlink_ext_ack *extack);
 	int (*put)(struct net *net, struct p4tc_template_common *tmpl,
 		   struct netlink_ext_ack *extack);
+	void (*undo)(struct net *net, struct p4tc_template_common *tmpl);
 	int (*gd)(struct net *net, struct sk_buff *skb, struct nlmsghdr *n,
 		  struct nlattr *nla, struct p4tc_nl_pname *nl_pname, u32 *ids,
 		  struct netlink_ext_ack *extack);
@@ -403,7 +407,8 @@ struct p4tc_act_param {
  * @num_params: entries of @params
  * @params_bytes: size of an instance's value block
  * @a_id: id inside the pipeline
- * @a_ref: 1 for existing, plus one per other template naming it
+ * @a_ref: 1 for existing, plus one per other template, table action list,
+ *	entry and default action naming it
  * @a_kind_ref: the kind's users (act_api's dyn_ref): 1 for being
  *	registered, plus instances and lookups in flight
  * @active: the kind is registered; parameters no longer change

@@ -31,7 +31,7 @@
 #include <net/pkt_cls.h>
 
 static const struct nla_policy p4tc_act_policy[P4TC_ACT_MAX + 1] = {
-	[P4TC_ACT_NAME] = { .type = NLA_STRING, .len = ACTNAMSIZ - 1 },
+	[P4TC_ACT_NAME] = { .type = NLA_NUL_STRING, .len = ACTNAMSIZ - 1 },
 	[P4TC_ACT_PARMS] = { .type = NLA_NESTED },
 	[P4TC_ACT_OPT] = { .type = NLA_REJECT },
 	[P4TC_ACT_TM] = { .type = NLA_REJECT },
@@ -41,7 +41,7 @@ static const struct nla_policy p4tc_act_policy[P4TC_ACT_MAX + 1] = {
 };
 
 static const struct nla_policy p4tc_act_param_policy[P4TC_ACT_PARAMS_MAX + 1] = {
-	[P4TC_ACT_PARAMS_NAME] = { .type = NLA_STRING,
+	[P4TC_ACT_PARAMS_NAME] = { .type = NLA_NUL_STRING,
 				   .len = ACTPARAMNAMSIZ - 1 },
 	[P4TC_ACT_PARAMS_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[P4TC_ACT_PARAMS_TYPE] =
@@ -340,7 +340,7 @@ tcf_p4act_params_alloc(struct p4tc_act *act, struct nlattr *nla,
 	int ret;
 
 	params = kzalloc(struct_size(params, values, act->params_bytes),
-			 GFP_KERNEL);
+			 GFP_KERNEL_ACCOUNT);
 	if (!params)
 		return ERR_PTR(-ENOMEM);
 	ret = p4tc_act_params_parse(act, nla, params, extack);
@@ -490,19 +490,21 @@ static void tcf_act_free(struct p4tc_act *act)
 	kfree(act);
 }
 
-/* Take the program away from the datapath; the caller frees it after an
- * RCU grace period if the template has instances left (a dying namespace).
+/* Take the program away from the datapath.  The caller frees it, and
+ * then the template's cmds_nla (its print prefixes point there), after
+ * an RCU grace period if the template was active: instances, entries and
+ * default actions run it, and an entry deleted just before may still be
+ * running it.
  */
 static struct p4tc_prog *tcf_act_take_prog(struct p4tc_act *act)
 {
-	kfree(act->cmds_nla);
-	act->cmds_nla = NULL;
 	return rcu_replace_pointer_rtnl(act->prog, NULL);
 }
 
-static bool tcf_act_has_instances(const struct p4tc_act *act)
+static void tcf_act_free_cmds(struct p4tc_act *act)
 {
-	return act->active && !idr_is_empty(&act->tn.idrinfo->action_idr);
+	kfree(act->cmds_nla);
+	act->cmds_nla = NULL;
 }
 
 /* Make the template a tc action kind of its namespace. */
@@ -586,10 +588,12 @@ static int tcf_act_check_deletable(struct p4tc_pipeline *pipeline,
 	unsigned long tmp, id;
 	int ret = 0;
 
-	/* only templates of the same pipeline name it */
+	/* other templates, table action lists, entries and default
+	 * actions of the same pipeline name it
+	 */
 	if (!with_pipeline && refcount_read(&act->a_ref) > 1) {
 		NL_SET_ERR_MSG(extack,
-			       "Action template is referenced by another template");
+			       "Unable to delete referenced action template");
 		return -EBUSY;
 	}
 	if (!act->active)
@@ -662,9 +666,10 @@ static void tcf_act_destroy(struct p4tc_pipeline *pipeline,
 	}
 	tcf_act_delete_instances(act);
 	prog = tcf_act_take_prog(act);
-	if (prog && tcf_act_has_instances(act))
+	if (prog)
 		synchronize_rcu();
 	p4tc_prog_free(prog);
+	tcf_act_free_cmds(act);
 	tcf_unregister_dyn_action(pipeline->net, &act->ops);
 }
 
@@ -747,7 +752,7 @@ void tcf_act_purge(struct p4tc_pipeline *pipeline)
 	/* Programs first: they bind instances of each other's kinds. */
 	idr_for_each_entry_ul(&pipeline->p_act_idr, act, tmp, id) {
 		act->dying_prog = tcf_act_take_prog(act);
-		readers |= tcf_act_has_instances(act);
+		readers |= act->active && act->dying_prog;
 	}
 	if (readers)
 		synchronize_rcu();
@@ -760,7 +765,8 @@ void tcf_act_purge(struct p4tc_pipeline *pipeline)
 }
 
 /**
- * tcf_act_put_ref - a program no longer names this template
+ * tcf_act_put_ref - a program, table, entry or default no longer names
+ * this template
  * @act: the template
  */
 void tcf_act_put_ref(struct p4tc_act *act)
@@ -789,7 +795,7 @@ static int tcf_act_params_parse(struct p4tc_param_list *list,
 	struct nlattr *attr;
 	int rem, ret;
 
-	params = kcalloc(P4TC_MAX_PARAMS, sizeof(*params), GFP_KERNEL);
+	params = kcalloc(P4TC_MAX_PARAMS, sizeof(*params), GFP_KERNEL_ACCOUNT);
 	if (!params)
 		return -ENOMEM;
 
@@ -926,7 +932,7 @@ static int tcf_act_body_parse(struct p4tc_pipeline *pipeline,
 	if (!cmds)
 		return 0;
 
-	body->cmds_nla = kmemdup(cmds, cmds->nla_len, GFP_KERNEL);
+	body->cmds_nla = kmemdup(cmds, cmds->nla_len, GFP_KERNEL_ACCOUNT);
 	if (!body->cmds_nla) {
 		ret = -ENOMEM;
 		goto err;
@@ -969,7 +975,9 @@ static void tcf_act_body_commit(struct p4tc_act *act,
 		act->params_bytes = body->pl.bytes;
 	}
 	if (body->new_prog) {
+		/* inactive: nothing runs it, nothing calls it */
 		p4tc_prog_free(tcf_act_take_prog(act));
+		tcf_act_free_cmds(act);
 		rcu_assign_pointer(act->prog, body->prog);
 		act->cmds_nla = body->cmds_nla;
 	}
@@ -1010,7 +1018,7 @@ tcf_act_create(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 		return ERR_PTR(-EEXIST);
 	}
 
-	act = kzalloc(sizeof(*act), GFP_KERNEL);
+	act = kzalloc(sizeof(*act), GFP_KERNEL_ACCOUNT);
 	if (!act)
 		return ERR_PTR(-ENOMEM);
 	ret = tcf_act_body_parse(pipeline, act, tb, &body, extack);

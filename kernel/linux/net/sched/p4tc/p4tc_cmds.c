@@ -732,7 +732,7 @@ static int opnds_parse(struct p4tc_pipeline *pipeline,
 		CMD_ERR(extack, ci, "at most %u operands", P4TC_CMD_MAX_OPNDS);
 		return -E2BIG;
 	}
-	cmd->opnds = kcalloc(n, sizeof(*cmd->opnds), GFP_KERNEL);
+	cmd->opnds = kcalloc(n, sizeof(*cmd->opnds), GFP_KERNEL_ACCOUNT);
 	if (!cmd->opnds)
 		return -ENOMEM;
 	nla_for_each_nested(attr, nla, rem) {
@@ -1068,7 +1068,7 @@ struct p4tc_prog *p4tc_cmds_parse(struct p4tc_pipeline *pipeline,
 				   P4TC_CMDS_LIST_MAX);
 		return ERR_PTR(-E2BIG);
 	}
-	prog = kzalloc(struct_size(prog, cmds, n), GFP_KERNEL);
+	prog = kzalloc(struct_size(prog, cmds, n), GFP_KERNEL_ACCOUNT);
 	/* per command: its label, and the labels its controls name */
 	labels = kcalloc(3 * P4TC_CMDS_LIST_MAX, sizeof(*labels), GFP_KERNEL);
 	if (!prog || !labels) {

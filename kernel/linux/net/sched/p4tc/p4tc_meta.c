@@ -15,7 +15,7 @@
 #include <net/p4tc.h>
 
 static const struct nla_policy p4tc_meta_policy[P4TC_META_MAX + 1] = {
-	[P4TC_META_NAME] = { .type = NLA_STRING, .len = METANAMSIZ - 1 },
+	[P4TC_META_NAME] = { .type = NLA_NUL_STRING, .len = METANAMSIZ - 1 },
 	[P4TC_META_SIZE] = NLA_POLICY_EXACT_LEN(sizeof(struct p4tc_meta_size_params)),
 	[P4TC_META_PREALLOC] = { .type = NLA_REJECT },
 };
@@ -189,7 +189,7 @@ tcf_meta_create(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 		return ERR_PTR(-ENOSPC);
 	}
 
-	meta = kzalloc(sizeof(*meta), GFP_KERNEL);
+	meta = kzalloc(sizeof(*meta), GFP_KERNEL_ACCOUNT);
 	if (!meta)
 		return ERR_PTR(-ENOMEM);
 

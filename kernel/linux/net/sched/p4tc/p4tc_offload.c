@@ -867,7 +867,7 @@ p4tc_offload_describe(struct p4tc_pipeline *pipeline,
 	int err;
 
 	ASSERT_RTNL();
-	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	b = kzalloc(sizeof(*b), GFP_KERNEL_ACCOUNT);
 	if (!b)
 		return ERR_PTR(-ENOMEM);
 	b->pipeline = pipeline;
@@ -949,7 +949,7 @@ int p4tc_offload_block_get(struct p4tc_pipeline *pipeline,
 			return 0;
 		}
 	}
-	hb = kzalloc(sizeof(*hb), GFP_KERNEL);
+	hb = kzalloc(sizeof(*hb), GFP_KERNEL_ACCOUNT);
 	if (!hb)
 		return -ENOMEM;
 	hb->block = block;

@@ -76,7 +76,7 @@ int p4tc_action_bind(struct net *net, struct nlattr *nla,
 	size_t attrs_size;
 	int ret;
 
-	a = kcalloc(TCA_ACT_MAX_PRIO, sizeof(*a), GFP_KERNEL);
+	a = kcalloc(TCA_ACT_MAX_PRIO, sizeof(*a), GFP_KERNEL_ACCOUNT);
 	if (!a)
 		return -ENOMEM;
 
@@ -402,7 +402,7 @@ static struct p4tc_pipeline *tcf_pipeline_create(struct net *net,
 		return ERR_PTR(-ENOSPC);
 	}
 
-	pipeline = kzalloc(sizeof(*pipeline), GFP_KERNEL);
+	pipeline = kzalloc(sizeof(*pipeline), GFP_KERNEL_ACCOUNT);
 	if (!pipeline)
 		return ERR_PTR(-ENOMEM);
 

@@ -15,7 +15,7 @@
 #include <net/p4tc.h>
 
 static const struct nla_policy p4tc_register_policy[P4TC_REGISTER_MAX + 1] = {
-	[P4TC_REGISTER_NAME] = { .type = NLA_STRING, .len = REGISTERNAMSIZ - 1 },
+	[P4TC_REGISTER_NAME] = { .type = NLA_NUL_STRING, .len = REGISTERNAMSIZ - 1 },
 	[P4TC_REGISTER_INFO] = NLA_POLICY_EXACT_LEN(sizeof(struct p4tc_u_register)),
 	[P4TC_REGISTER_INDEX] = { .type = NLA_U32 },
 	[P4TC_REGISTER_VALUE] = { .type = NLA_BINARY,
@@ -182,13 +182,13 @@ tcf_register_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	if (ret < 0)
 		return ERR_PTR(ret);
 
-	reg = kzalloc(sizeof(*reg), GFP_KERNEL);
+	reg = kzalloc(sizeof(*reg), GFP_KERNEL_ACCOUNT);
 	if (!reg)
 		return ERR_PTR(-ENOMEM);
 	reg->reg_type = info->datatype;
 	reg->reg_value = kcalloc(info->num_elems,
 				 p4t_container_bytes(reg_type(reg)),
-				 GFP_KERNEL);
+				 GFP_KERNEL_ACCOUNT);
 	if (!reg->reg_value) {
 		kfree(reg);
 		return ERR_PTR(-ENOMEM);
@@ -246,7 +246,7 @@ tcf_register_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 			return ERR_PTR(ret);
 		value = kcalloc(info->num_elems,
 				p4t_container_bytes(p4type_find_byid(info->datatype)),
-				GFP_KERNEL);
+				GFP_KERNEL_ACCOUNT);
 		if (!value)
 			return ERR_PTR(-ENOMEM);
 		/* a new type starts from zero, like a new register */

@@ -26,7 +26,7 @@ static struct netlink_range_validation p4tc_tentries_range = {
 };
 
 static const struct nla_policy p4tc_table_policy[P4TC_TABLE_MAX + 1] = {
-	[P4TC_TABLE_NAME] = { .type = NLA_STRING, .len = TABLENAMSIZ - 1 },
+	[P4TC_TABLE_NAME] = { .type = NLA_NUL_STRING, .len = TABLENAMSIZ - 1 },
 	[P4TC_TABLE_TYPE] = NLA_POLICY_RANGE(NLA_U8, P4TC_TABLE_TYPE_EXACT,
 					     P4TC_TABLE_TYPE_MAX),
 	[P4TC_TABLE_KEYSZ] = NLA_POLICY_RANGE(NLA_U32, 1, P4TC_MAX_KEYSZ),
@@ -53,7 +53,7 @@ p4tc_table_default_policy[P4TC_TABLE_DEFAULT_MAX + 1] = {
 };
 
 static const struct nla_policy p4tc_table_act_policy[P4TC_TABLE_ACT_MAX + 1] = {
-	[P4TC_TABLE_ACT_NAME] = { .type = NLA_STRING, .len = ACTNAMSIZ - 1 },
+	[P4TC_TABLE_ACT_NAME] = { .type = NLA_NUL_STRING, .len = ACTNAMSIZ - 1 },
 	[P4TC_TABLE_ACT_FLAGS] = NLA_POLICY_MAX(NLA_U8,
 						P4TC_TABLE_ACT_FLAGS_TABLEONLY |
 						P4TC_TABLE_ACT_FLAGS_DEFAULTONLY),
@@ -234,7 +234,7 @@ static int table_acts_parse(struct p4tc_pipeline *pipeline,
 	chg->acts_given = true;
 	if (!n)
 		return 0;
-	chg->acts = kcalloc(n, sizeof(*chg->acts), GFP_KERNEL);
+	chg->acts = kcalloc(n, sizeof(*chg->acts), GFP_KERNEL_ACCOUNT);
 	if (!chg->acts)
 		return -ENOMEM;
 
@@ -615,7 +615,7 @@ tcf_table_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		return ERR_PTR(-EINVAL);
 	}
 
-	table = kzalloc(sizeof(*table), GFP_KERNEL);
+	table = kzalloc(sizeof(*table), GFP_KERNEL_ACCOUNT);
 	if (!table)
 		return ERR_PTR(-ENOMEM);
 	strscpy(table->common.name, name, TABLENAMSIZ);
@@ -810,18 +810,23 @@ tcf_table_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		goto free;
 
 	table_change_swap(table, &chg);
+	/* the message's entries go in under the table it makes */
+	swap(table->type, type);
+	swap(table->max_entries, max_entries);
+	swap(table->max_masks, max_masks);
+	swap(table->permissions, perms);
 	if (tb[P4TC_TABLE_ENTRIES]) {
 		ret = p4tc_table_entries_add(table, tb[P4TC_TABLE_ENTRIES],
 					     extack);
 		if (ret < 0) {
+			table->type = type;
+			table->max_entries = max_entries;
+			table->max_masks = max_masks;
+			table->permissions = perms;
 			table_change_swap(table, &chg);
 			goto free;
 		}
 	}
-	table->type = type;
-	table->max_entries = max_entries;
-	table->max_masks = max_masks;
-	table->permissions = perms;
 	/* devices running the pipeline run its defaults too */
 	if (chg.hit.given)
 		p4tc_offload_default_set(table, true, extack);

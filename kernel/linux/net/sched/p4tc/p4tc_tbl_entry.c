@@ -33,7 +33,7 @@
 #include <net/sock.h>
 
 static const struct nla_policy p4tc_entry_policy[P4TC_ENTRY_MAX + 1] = {
-	[P4TC_ENTRY_TBLNAME] = { .type = NLA_STRING, .len = TABLENAMSIZ - 1 },
+	[P4TC_ENTRY_TBLNAME] = { .type = NLA_NUL_STRING, .len = TABLENAMSIZ - 1 },
 	[P4TC_ENTRY_KEY_BLOB] = { .type = NLA_BINARY,
 				  .len = P4TC_MAX_KEYSZ / 8 },
 	[P4TC_ENTRY_MASK_BLOB] = { .type = NLA_BINARY,
@@ -54,12 +54,12 @@ static const struct nla_policy p4tc_entry_policy[P4TC_ENTRY_MAX + 1] = {
 };
 
 static const struct nla_policy p4tc_entry_act_policy[TCA_ACT_MAX + 1] = {
-	[TCA_ACT_KIND] = { .type = NLA_STRING, .len = ACTNAMSIZ - 1 },
+	[TCA_ACT_KIND] = { .type = NLA_NUL_STRING, .len = ACTNAMSIZ - 1 },
 	[TCA_ACT_OPTIONS] = { .type = NLA_NESTED },
 };
 
 static const struct nla_policy p4tc_entry_opt_policy[P4TC_ACT_MAX + 1] = {
-	[P4TC_ACT_NAME] = { .type = NLA_STRING, .len = ACTNAMSIZ - 1 },
+	[P4TC_ACT_NAME] = { .type = NLA_NUL_STRING, .len = ACTNAMSIZ - 1 },
 	[P4TC_ACT_PARMS] = { .type = NLA_NESTED },
 	[P4TC_ACT_OPT] = NLA_POLICY_EXACT_LEN(sizeof(struct tc_act_dyna)),
 };
@@ -68,15 +68,31 @@ static const struct nla_policy p4tc_entry_opt_policy[P4TC_ACT_MAX + 1] = {
 /* What an entry does: an action of the table with its parameters      */
 /* ------------------------------------------------------------------ */
 
+/* A value holds a reference on its action template from its parse until
+ * it leaves its entry or default (under RTNL, not when its memory goes
+ * after a grace period), so that the template cannot be deleted while an
+ * entry or a default names it, and can be as soon as none does.
+ */
+static void value_put_act(struct p4tc_table_entry_value *value)
+{
+	if (value)
+		tcf_act_put_ref(value->act);
+}
+
 /**
  * p4tc_entry_value_free - free an entry's or a default's action after the
  * datapath let go of it
  * @value: the value, or NULL
+ *
+ * Its action template is free to go at once.  Called under RTNL.
  */
 void p4tc_entry_value_free(struct p4tc_table_entry_value *value)
 {
-	if (value)
-		kfree_rcu(value, rcu);
+	ASSERT_RTNL();
+	if (!value)
+		return;
+	value_put_act(value);
+	kfree_rcu(value, rcu);
 }
 
 /**
@@ -171,7 +187,7 @@ p4tc_entry_value_parse(struct p4tc_table *table, struct nlattr *nla,
 	}
 
 	value = kzalloc(struct_size(value, params.values, act->params_bytes),
-			GFP_KERNEL);
+			GFP_KERNEL_ACCOUNT);
 	if (!value)
 		return ERR_PTR(-ENOMEM);
 	ret = p4tc_act_params_parse(act, opt[P4TC_ACT_PARMS], &value->params,
@@ -180,6 +196,8 @@ p4tc_entry_value_parse(struct p4tc_table *table, struct nlattr *nla,
 		kfree(value);
 		return ERR_PTR(ret);
 	}
+	/* given back by p4tc_entry_value_free() or entry_put_value() */
+	refcount_inc(&act->a_ref);
 	value->act = act;
 	value->verdict = verdict;
 	return value;
@@ -251,7 +269,7 @@ static struct p4tc_table_mask *mask_get(struct p4tc_table *table,
 				   table->max_masks);
 		return ERR_PTR(-ENOSPC);
 	}
-	m = kzalloc(struct_size(m, mask, table->key_bytes), GFP_KERNEL);
+	m = kzalloc(struct_size(m, mask, table->key_bytes), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return ERR_PTR(-ENOMEM);
 	memcpy(m->mask, mask, table->key_bytes);
@@ -302,6 +320,13 @@ static void mask_put_if_empty(struct p4tc_table *table,
 /* Entries                                                             */
 /* ------------------------------------------------------------------ */
 
+/* The entry leaves its table: its action template is free to go. */
+static void entry_put_value(struct p4tc_table_entry *e)
+{
+	value_put_act(rtnl_dereference(e->value));
+}
+
+/* The memory alone: the value gave its reference back with the entry. */
 static void entry_free_rcu(struct rcu_head *head)
 {
 	struct p4tc_table_entry *e = container_of(head, struct p4tc_table_entry,
@@ -340,18 +365,19 @@ static int entry_stats_get(struct p4tc_table *table,
 
 	blk = xa_load(&table->stats_blocks, idx);
 	if (!blk) {
-		blk = kzalloc(sizeof(*blk), GFP_KERNEL);
+		blk = kzalloc(sizeof(*blk), GFP_KERNEL_ACCOUNT);
 		if (!blk)
 			return -ENOMEM;
-		blk->stats = __alloc_percpu(sizeof(*blk->stats) *
-					    P4TC_STATS_BLOCK,
-					    __alignof__(*blk->stats));
+		blk->stats = __alloc_percpu_gfp(sizeof(*blk->stats) *
+						P4TC_STATS_BLOCK,
+						__alignof__(*blk->stats),
+						GFP_KERNEL_ACCOUNT);
 		if (!blk->stats) {
 			kfree(blk);
 			return -ENOMEM;
 		}
 		ret = xa_err(xa_store(&table->stats_blocks, idx, blk,
-				      GFP_KERNEL));
+				      GFP_KERNEL_ACCOUNT));
 		if (ret) {
 			free_percpu(blk->stats);
 			kfree(blk);
@@ -461,6 +487,7 @@ static void entry_del(struct p4tc_table *table, struct p4tc_table_entry *e)
 	entry_stats_put(table, e);
 	idr_remove(&table->entries_idr, e->handle);
 	table->num_entries--;
+	entry_put_value(e);
 	call_rcu(&e->rcu, entry_free_rcu);
 }
 
@@ -494,10 +521,16 @@ static void mask_free_entries_work(struct work_struct *work)
 static void entries_detach_all(struct p4tc_table *table)
 {
 	struct p4tc_table_mask *m, *tmp;
+	struct p4tc_table_entry *e;
 	struct p4tc_stats_block *blk;
-	unsigned long idx;
+	unsigned long idx, tmp_idx;
 
 	p4tc_offload_entries_gone(table);
+	/* the action templates now, the memory later (a walk of the handles
+	 * costs little beside the unlinking it replaces)
+	 */
+	idr_for_each_entry_ul(&table->entries_idr, e, tmp_idx, idx)
+		entry_put_value(e);
 	list_for_each_entry_safe(m, tmp, &table->masks, list) {
 		list_del_rcu(&m->list);
 		INIT_RCU_WORK(&m->rwork, mask_free_entries_work);
@@ -725,7 +758,7 @@ static struct p4tc_table_entry *entry_create(struct p4tc_table *table,
 			return ERR_CAST(value);
 	}
 
-	e = kzalloc(struct_size(e, key, table->key_bytes), GFP_KERNEL);
+	e = kzalloc(struct_size(e, key, table->key_bytes), GFP_KERNEL_ACCOUNT);
 	if (!e) {
 		p4tc_entry_value_free(value);
 		return ERR_PTR(-ENOMEM);
@@ -762,7 +795,8 @@ static struct p4tc_table_entry *entry_create(struct p4tc_table *table,
 	e->prio = req.prio;
 	e->mask = m;
 
-	ret = idr_alloc_cyclic(&table->entries_idr, e, 1, 0, GFP_KERNEL);
+	ret = idr_alloc_cyclic(&table->entries_idr, e, 1, 0,
+			       GFP_KERNEL_ACCOUNT);
 	if (ret < 0)
 		goto put_mask;
 	e->handle = ret;
@@ -792,6 +826,7 @@ put_mask:
 	mask_put_if_empty(table, m);
 free:
 	/* the datapath never saw it */
+	entry_put_value(e);
 	entry_free(e);
 	return ERR_PTR(ret);
 }

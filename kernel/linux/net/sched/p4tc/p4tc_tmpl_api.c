@@ -33,7 +33,7 @@
 
 const struct nla_policy p4tc_root_policy[P4TC_ROOT_MAX + 1] = {
 	[P4TC_ROOT] = { .type = NLA_NESTED },
-	[P4TC_ROOT_PNAME] = { .type = NLA_STRING, .len = PIPELINENAMSIZ - 1 },
+	[P4TC_ROOT_PNAME] = { .type = NLA_NUL_STRING, .len = PIPELINENAMSIZ - 1 },
 };
 
 static const struct nla_policy p4tc_policy[P4TC_MAX + 1] = {
@@ -165,10 +165,10 @@ int p4tc_tmpl_alloc_id(struct idr *idr, void *obj, u32 *id,
 	int ret;
 
 	if (*id) {
-		ret = idr_alloc_u32(idr, obj, id, *id, GFP_KERNEL);
+		ret = idr_alloc_u32(idr, obj, id, *id, GFP_KERNEL_ACCOUNT);
 	} else {
 		*id = 1;
-		ret = idr_alloc_u32(idr, obj, id, UINT_MAX, GFP_KERNEL);
+		ret = idr_alloc_u32(idr, obj, id, UINT_MAX, GFP_KERNEL_ACCOUNT);
 	}
 	if (ret < 0)
 		NL_SET_ERR_MSG(extack, "Unable to allocate id");
@@ -579,9 +579,14 @@ replay:
 			      n->nlmsg_flags & NLM_F_ECHO);
 
 undo:
+	/* newest first: nothing else names an object of the batch by now */
 	if (!replace) {
-		while (--i >= 0)
-			req.ops->put(net, tmpls[i], NULL);
+		while (--i >= 0) {
+			if (req.ops->undo)
+				req.ops->undo(net, tmpls[i]);
+			else
+				WARN_ON_ONCE(req.ops->put(net, tmpls[i], NULL));
+		}
 	}
 free_skb:
 	kfree_skb(new_skb);
