@@ -41,6 +41,12 @@ void fw_big_free(void *p, size_t bytes)
 		munmap(p, bytes);
 }
 
+void fw_big_zero(void *p, size_t bytes)
+{
+	if (bytes < BIG || madvise(p, bytes, MADV_DONTNEED))
+		memset(p, 0, bytes);
+}
+
 void *fw_big_grow(void *p, size_t old, size_t new)
 {
 	void *q;
@@ -77,5 +83,10 @@ void *fw_big_grow(void *p, size_t old, size_t new)
 {
 	(void)old;
 	return realloc(p, new);
+}
+
+void fw_big_zero(void *p, size_t bytes)
+{
+	memset(p, 0, bytes);
 }
 #endif

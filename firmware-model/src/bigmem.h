@@ -20,5 +20,10 @@ void fw_big_free(void *p, size_t bytes);
  * of memory.  Large arrays move by remapping their pages, not by copying.
  */
 void *fw_big_grow(void *p, size_t old, size_t new);
+/*
+ * Zero P (BYTES, from fw_big_zalloc): large arrays get fresh zero pages,
+ * at the cost of the pages they had touched, not of their size.
+ */
+void fw_big_zero(void *p, size_t bytes);
 
 #endif /* P4FW_BIGMEM_H */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "fw.h"
 #include "hash.h"
 
@@ -208,6 +209,31 @@ static void cmd_port_query(struct p4fw *fw, const struct cmd *c,
 	write_out(c, dma, 0, b, sizeof(b), r);
 }
 
+/*
+ * Host memory the pipeline's tables hold: their arrays, as allocated (big
+ * ones are mapped: a table pays for the pages it touches, but a guest
+ * decides which), and what their structures grew to.
+ */
+static uint64_t mem_used(const struct fw_pipeline *p)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; p && i < p->num_tables; i++) {
+		const struct fw_table *t = &p->tables[i];
+
+		n += (uint64_t)t->max_entries *
+		     (sizeof(*t->entries) + 2 * t->key_bytes);
+		if (t->type == P4NIC_TABLE_EXACT)
+			n += p4fw_exact_footprint(t->exact);
+		else if (t->type == P4NIC_TABLE_LPM)
+			n += p4fw_lpm_footprint(t->lpm);
+		else
+			n += p4fw_ternary_footprint(t->ternary);
+	}
+	return n;
+}
+
 static void cmd_load(struct p4fw *fw, const struct cmd *c,
 		     const struct p4fw_dma *dma, struct res *r)
 {
@@ -231,6 +257,12 @@ static void cmd_load(struct p4fw *fw, const struct cmd *c,
 			     &err))
 		fail(r, err.status, err.field, err.offset);
 	free(img);
+	/* its tables' arrays are mapped, not touched yet: refuse in time */
+	if (fw->pipe && fw->mem_limit && mem_used(fw->pipe) > fw->mem_limit) {
+		fw_pipeline_free(fw->pipe);
+		fw->pipe = NULL;
+		fail(r, P4NIC_ST_NO_MEMORY, P4NIC_F_NONE, 0);
+	}
 }
 
 static void cmd_unload(struct p4fw *fw, const struct cmd *c,
@@ -334,17 +366,23 @@ static uint8_t *key_of(const struct fw_table *t, uint32_t handle)
 	return t->keys + (size_t)handle * 2 * t->key_bytes;
 }
 
-static int table_insert(struct fw_table *t, uint32_t handle, uint32_t prio)
+static int table_insert(struct p4fw *fw, struct fw_table *t, uint32_t handle,
+			uint32_t prio)
 {
 	const uint8_t *key = key_of(t, handle), *mask = key + t->key_bytes;
+	uint32_t len;
 
 	switch (t->type) {
 	case P4NIC_TABLE_EXACT:
 		return p4fw_exact_add(t->exact, key, handle);
 	case P4NIC_TABLE_LPM:
-		return p4fw_lpm_add(t->lpm, key,
-				    (uint32_t)prefix_len(mask, t->key_bits),
-				    handle);
+		/* a long prefix may grow the trie: within the device's memory */
+		len = (uint32_t)prefix_len(mask, t->key_bits);
+		if (fw->mem_limit &&
+		    mem_used(fw->pipe) + p4fw_lpm_add_bytes(t->lpm, len) >
+		    fw->mem_limit)
+			return -ENOMEM;
+		return p4fw_lpm_add(t->lpm, key, len, handle);
 	default:
 		return p4fw_ternary_add(t->ternary, key, mask, prio, handle);
 	}
@@ -485,11 +523,13 @@ static void cmd_entry(struct p4fw *fw, const struct cmd *c,
 	}
 	memcpy(key_of(t, handle), b + E_KEY, t->key_bytes);
 	memcpy(key_of(t, handle) + t->key_bytes, b + E_MASK, t->key_bytes);
-	err = table_insert(t, handle, fw_le32(b + E_PRIO));
+	err = table_insert(fw, t, handle, fw_le32(b + E_PRIO));
 	if (err) {
 		entry_clear(t, handle);
 		if (err == -EEXIST)
 			return fail(r, P4NIC_ST_EXISTS, P4NIC_F_KEY, E_KEY);
+		if (err == -EMLINK)
+			return fail(r, P4NIC_ST_LIMIT, P4NIC_F_KEY, E_KEY);
 		if (err == -E2BIG)
 			return fail(r, P4NIC_ST_NO_SPACE, P4NIC_F_MASK, E_MASK);
 		if (err == -ENOSPC)
@@ -546,15 +586,14 @@ static void cmd_flush(struct p4fw *fw, const struct cmd *c,
 		      const struct p4fw_dma *dma, struct res *r)
 {
 	struct fw_table *t;
-	uint32_t i;
 
 	(void)dma;	/* no buffers */
 	t = param_table(fw, c, 1, r);
 	if (!t)
 		return;
-	for (i = 0; i < t->max_entries; i++)
-		if (t->entries[i].used)
-			entry_clear(t, i);
+	/* the pages its entries touched, not all 2^20 slots */
+	fw_big_zero(t->entries, (size_t)t->max_entries * sizeof(*t->entries));
+	fw_big_zero(t->keys, (size_t)t->max_entries * 2 * t->key_bytes);
 	if (t->type == P4NIC_TABLE_EXACT)
 		p4fw_exact_flush(t->exact);
 	else if (t->type == P4NIC_TABLE_LPM)
@@ -836,6 +875,16 @@ struct p4fw *p4fw_create(uint32_t num_ports, const uint8_t (*macs)[6],
 void p4fw_set_secret(struct p4fw *fw, uint64_t secret)
 {
 	fw->secret = secret;
+}
+
+void p4fw_set_mem_limit(struct p4fw *fw, uint64_t bytes)
+{
+	fw->mem_limit = bytes;
+}
+
+uint64_t p4fw_mem_used(const struct p4fw *fw)
+{
+	return mem_used(fw->pipe);
 }
 
 void p4fw_destroy(struct p4fw *fw)

@@ -284,7 +284,7 @@ int p4fw_exact_lookup(const struct p4fw_exact *t, const uint8_t *key,
 
 void p4fw_exact_flush(struct p4fw_exact *t)
 {
-	memset(t->mem, 0, (size_t)t->buckets * t->bstride);
+	fw_big_zero(t->mem, (size_t)t->buckets * t->bstride);
 	t->count = 0;
 }
 

@@ -61,6 +61,7 @@ struct p4fw {
 	struct fw_pipeline *pipe;	/* NULL: none loaded */
 	uint64_t secret;		/* p4fw_set_secret() */
 	uint64_t loads;			/* PIPELINE_LOADs: each its own seeds */
+	uint64_t mem_limit;		/* p4fw_set_mem_limit(); 0: none */
 	struct fw_ctx ctx;
 	uint8_t work[P4NIC_PKT_MAX];
 	uint8_t mirror_buf[FW_MAX_MIRRORS][P4NIC_PKT_MAX];

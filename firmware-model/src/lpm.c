@@ -141,6 +141,18 @@ size_t p4fw_lpm_footprint(const struct p4fw_lpm *t)
 				 sizeof(*t->free_nodes));
 }
 
+size_t p4fw_lpm_add_bytes(const struct p4fw_lpm *t, uint32_t len)
+{
+	uint32_t levels = len > t->root_bits ? (len - t->root_bits + 7) / 8 : 0;
+	uint64_t cap = t->cap;
+
+	while (t->nfree_nodes + (cap - t->nnodes) < levels)
+		cap *= 2;
+	return (size_t)(cap - t->cap) * (sizeof(*t->nodes) +
+					 sizeof(*t->depths) +
+					 sizeof(*t->free_nodes));
+}
+
 /* Levels: 0 is the root (root_bits), then one key byte per node level. */
 static uint32_t level_end(const struct p4fw_lpm *t, uint32_t level)
 {

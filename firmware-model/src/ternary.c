@@ -301,11 +301,18 @@ int p4fw_ternary_add(struct p4fw_ternary *t, const uint8_t *key,
 	index_key(t, id, key, ik);
 
 	if (p4fw_exact_lookup(t->index, ik, &head) == 0) {
+		uint32_t n = 0;
+
 		/* Same key & mask: the chain, sorted by priority. */
 		for (link = &head; *link != NONE && t->prio[*link] <= prio;
-		     link = &t->next[*link])
+		     link = &t->next[*link], n++)
 			if (t->prio[*link] == prio)
 				return -EEXIST;
+		for (e = *link; e != NONE && n < P4FW_TERNARY_MAX_SAME;
+		     e = t->next[e])
+			n++;
+		if (n >= P4FW_TERNARY_MAX_SAME)
+			return -EMLINK;
 		e = t->free[--t->nfree];
 		t->next[e] = *link;
 		*link = e;
@@ -469,4 +476,16 @@ uint32_t p4fw_ternary_count(const struct p4fw_ternary *t)
 uint32_t p4fw_ternary_masks(const struct p4fw_ternary *t)
 {
 	return t->norder;
+}
+
+size_t p4fw_ternary_footprint(const struct p4fw_ternary *t)
+{
+	size_t masks = t->max_masks, entries = t->max_entries;
+
+	return sizeof(*t) + p4fw_exact_footprint(t->index) +
+	       masks * (sizeof(*t->groups) + sizeof(*t->order) +
+			sizeof(*t->hot)) +
+	       masks * t->fwords * (sizeof(*t->fbits) + 64) +
+	       entries * (sizeof(*t->prio) + sizeof(*t->value) +
+			  sizeof(*t->next) + sizeof(*t->free));
 }

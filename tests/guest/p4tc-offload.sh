@@ -10,9 +10,10 @@
 # (skip_sw, skip_hw, in_hw_count), and a software-only entry sends its
 # table's lookups to the host.
 . "$(dirname "$0")/lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
 
 [ "${P4TC_PORTS:-0}" -ge 2 ] || fail "needs two p4nic ports: boot with tests/vm/run --ports 2"
-export INTROSPECTION=/work/main/tests/programs/router
+export INTROSPECTION=$top/tests/programs/router
 . "$(dirname "$0")/../programs/router/hosts.sh"
 
 cleanup() {
@@ -37,7 +38,7 @@ ip link set "$P0" up
 ip link set "$P1" up
 ip link add v0 type veth peer name v1
 ip link set v0 up
-expect_ok "load the router" tc -b /work/main/tests/programs/router/router.tc
+expect_ok "load the router" tc -b $top/tests/programs/router/router.tc
 
 # offload_flags JSON PYEXPR: the offload flags of the objects PYEXPR picks
 # out of JSON (as "j"), as "skip_sw in_hw in_hw_count 1" and so on
@@ -117,7 +118,7 @@ refused_bind() {
 
 # one pipeline per device: a second one stays in software (verbose says
 # why) or fails (skip_sw)
-expect_ok "load the ACL" tc -b /work/main/tests/programs/acl/acl.tc
+expect_ok "load the ACL" tc -b $top/tests/programs/acl/acl.tc
 expect_ok "bind the router" tc filter add dev "$P0" ingress prio 1 p4 pname router skip_sw
 tc qdisc add dev "$P1" clsact
 refused_bind "a second pipeline" "$P1" acl \
@@ -183,7 +184,7 @@ expect_ok "the router goes once its blocks did" tc p4template del pipeline/route
 # --- every example program fits the device ----------------------------
 tc qdisc add dev "$P0" clsact
 for prog in router acl counter l2switch mirror; do
-	tc -b "/work/main/tests/programs/$prog/$prog.tc" || { fail "$prog: template load"; continue; }
+	tc -b "$top/tests/programs/$prog/$prog.tc" || { fail "$prog: template load"; continue; }
 	expect_ok "$prog offloaded" tc filter add dev "$P0" ingress prio 1 p4 pname "$prog" skip_sw
 	filter_del "$P0"
 	tc p4template del "pipeline/$prog"
@@ -197,7 +198,7 @@ router_nic_hosts "$P0" "$P1" || fail "no tester ports"
 # --- registers: the device's copy --------------------------------------
 # it starts from the cells' values at BIND and counts what the device
 # runs; tc p4template get shows software's cells and the device's
-head -n -1 /work/main/tests/programs/counter/counter.tc | tc -b -
+head -n -1 $top/tests/programs/counter/counter.tc | tc -b -
 expect_ok "a register cell set before sealing" \
 	tc p4template update register/counter/pkts index 2 value constant.bit64.100
 tc p4template update pipeline/counter state ready
@@ -224,7 +225,7 @@ filter_del "$P0"
 tc qdisc del dev "$P0" clsact
 [ "$(cells)" = "0 0 100 0 / " ] || fail "the register once unbound: '$(cells)'"
 expect_ok "the counter goes" tc p4template del pipeline/counter
-tc -b /work/main/tests/programs/router/router.tc
+tc -b $top/tests/programs/router/router.tc
 rt="tc p4 create router/table/cb/nexthop"
 expect_ok "next hop 1" $rt nh 1 action router/cb/forward param dmac "$cmac" \
 	param smac "$(mac "$P1")" param port "$P1"
@@ -257,8 +258,8 @@ done
 [ "$(entry_flags dstAddr 10.2.0.0/24)" = "in_hw in_hw_count 2" ] ||
 	fail "a route once the router is bound: '$(entry_flags dstAddr 10.2.0.0/24)'"
 # QEMU's view of the device (QMP x-query-p4nic): the router and its routes
-fib_view() { /work/main/tests/vm/qmp x-query-p4nic | grep "^  table 1:"; }
-view=$(/work/main/tests/vm/qmp x-query-p4nic)
+fib_view() { $top/tests/vm/qmp x-query-p4nic | grep "^  table 1:"; }
+view=$($top/tests/vm/qmp x-query-p4nic)
 grep -q "^  pipeline 40: 2 tables, .*, 4 entries$" <<<"$view" ||
 	fail "QMP: the device's pipeline: $view"
 grep -Eq "^  table 1: lpm, key 32 bits, 2/[0-9]+ entries, miss default," <<<"$view" ||

@@ -59,5 +59,11 @@ uint32_t p4fw_lpm_count(const struct p4fw_lpm *t);
  */
 uint32_t p4fw_lpm_nodes(const struct p4fw_lpm *t);
 size_t p4fw_lpm_footprint(const struct p4fw_lpm *t);
+/*
+ * The most the footprint can grow by adding a prefix of LEN bits: the
+ * node arrays' next doublings, when the prefix may need more nodes than
+ * are free (one per key byte beyond the root).  0 when it needs none.
+ */
+size_t p4fw_lpm_add_bytes(const struct p4fw_lpm *t, uint32_t len);
 
 #endif /* P4FW_LPM_H */

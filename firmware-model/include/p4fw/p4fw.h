@@ -49,6 +49,18 @@ void p4fw_destroy(struct p4fw *fw);
  * seeds are fixed, which keeps tests and fuzzing reproducible.
  */
 void p4fw_set_secret(struct p4fw *fw, uint64_t secret);
+/*
+ * The most host memory the pipeline's tables may hold, in bytes (0, the
+ * default: no limit).  A guest chooses table sizes, key widths and
+ * prefixes; without a limit it could make the device take gigabytes
+ * (an LPM table's root alone is 80 MiB of address space, a wide prefix
+ * grows its trie by up to 92 KiB).  PIPELINE_LOAD refuses an image whose
+ * tables would exceed it, ENTRY_ADD a prefix that could grow an LPM trie
+ * past it, both with NO_MEMORY.
+ */
+void p4fw_set_mem_limit(struct p4fw *fw, uint64_t bytes);
+/* What the tables hold now, as the limit counts it. */
+uint64_t p4fw_mem_used(const struct p4fw *fw);
 /* Back to power-on: no pipeline, ports disabled, counters zero. */
 void p4fw_reset(struct p4fw *fw);
 

@@ -21,6 +21,12 @@
 
 #define P4FW_TERNARY_MAX_KEY_BYTES 64u
 #define P4FW_TERNARY_MAX_MASKS 128u
+/*
+ * Entries with the same key and mask (told apart by priority) form a
+ * sorted chain that an add walks: capped, so that filling a table costs
+ * no more than O(n) chain steps.
+ */
+#define P4FW_TERNARY_MAX_SAME 64u
 
 struct p4fw_ternary;
 
@@ -38,7 +44,8 @@ void p4fw_ternary_destroy(struct p4fw_ternary *t);
  * Add an entry.  Key bits outside the mask are ignored (the entry matches
  * on key & mask).  -EEXIST for an entry with the same key & mask, mask
  * and priority; -ENOSPC when max_entries are held; -E2BIG when the mask
- * would be one more than max_masks distinct masks.
+ * would be one more than max_masks distinct masks; -EMLINK when
+ * P4FW_TERNARY_MAX_SAME entries have this key and mask already.
  */
 int p4fw_ternary_add(struct p4fw_ternary *t, const uint8_t *key,
 		     const uint8_t *mask, uint32_t prio, uint32_t value);
@@ -52,5 +59,7 @@ void p4fw_ternary_flush(struct p4fw_ternary *t);
 
 uint32_t p4fw_ternary_count(const struct p4fw_ternary *t);
 uint32_t p4fw_ternary_masks(const struct p4fw_ternary *t);
+/* Bytes the table holds, as p4fw_exact_footprint(). */
+size_t p4fw_ternary_footprint(const struct p4fw_ternary *t);
 
 #endif /* P4FW_TERNARY_H */

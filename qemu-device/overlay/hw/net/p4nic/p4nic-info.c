@@ -139,6 +139,9 @@ void p4nic_info(P4NicState *s, GString *buf)
     }
     g_string_append_printf(buf, "\n  events lost: %" PRIu64 "\n",
                            s->events_lost);
+    g_string_append_printf(buf, "  table memory: %" PRIu64 " of %" PRIu64
+                           " bytes%s\n", p4fw_mem_used(s->fw), s->mem_limit,
+                           s->mem_limit ? "" : " (no limit)");
     g_string_append(buf, "  queues:\n");
     p4nic_info_queue(buf, "admin", &s->aq);
     p4nic_info_queue(buf, "completion", &s->acq);

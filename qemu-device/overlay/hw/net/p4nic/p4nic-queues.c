@@ -2,8 +2,9 @@
  * The P4 NIC's admin queue, its completion queue and the event queue.
  *
  * Commands are executed by the firmware model in a bottom half, at most
- * P4NIC_AQ_BUDGET per run, so that a guest ringing with a full queue of
- * large commands never holds the main loop for long.  A completion is
+ * P4NIC_AQ_BUDGET per run and for P4NIC_AQ_SLICE_NS (a run ends after
+ * the command that passed it), so that a guest ringing with a full queue
+ * of large commands never holds the main loop for long.  A completion is
  * never written over one the driver has not consumed: with the completion
  * queue full, execution waits for the driver's ACQ_HEAD.
  *
@@ -226,12 +227,15 @@ void p4nic_aq_bh(void *opaque)
     };
     uint8_t cmd[sizeof(struct p4nic_cmd)];
     uint8_t cpl[sizeof(struct p4nic_cpl)];
+    int64_t end = qemu_clock_get_ns(QEMU_CLOCK_REALTIME) +
+                  P4NIC_AQ_SLICE_NS;
     bool posted = false;
     unsigned int n;
     uint64_t addr;
 
     s->aq_waiting = false;
-    for (n = 0; n < P4NIC_AQ_BUDGET && p4nic_aq_ready(s); n++) {
+    for (n = 0; n < P4NIC_AQ_BUDGET && p4nic_aq_ready(s) &&
+         qemu_clock_get_ns(QEMU_CLOCK_REALTIME) < end; n++) {
         if (p4nic_cq_full(&s->acq)) {
             s->aq_waiting = true;
             break;
@@ -243,7 +247,15 @@ void p4nic_aq_bh(void *opaque)
             break;
         }
         memset(cpl, 0, sizeof(cpl));
-        p4fw_command(s->fw, cmd, &dma, cpl);
+        if (s->refuse_opcode && lduw_le_p(cmd) == s->refuse_opcode) {
+            /* x-refuse-opcode: a device that refuses what it is asked */
+            stl_le_p(cpl + offsetof(struct p4nic_cpl, cookie),
+                     ldl_le_p(cmd + offsetof(struct p4nic_cmd, cookie)));
+            stw_le_p(cpl + offsetof(struct p4nic_cpl, status),
+                     P4NIC_ST_BUSY);
+        } else {
+            p4fw_command(s->fw, cmd, &dma, cpl);
+        }
         s->aq.head = (s->aq.head + 1) & (s->aq.size - 1);
         s->aq.done++;
         stw_le_p(cpl + offsetof(struct p4nic_cpl, aq_head), s->aq.head);

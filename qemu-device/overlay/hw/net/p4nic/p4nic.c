@@ -345,6 +345,7 @@ static void p4nic_realize(PCIDevice *pdev, Error **errp)
      */
     qemu_guest_getrandom_nofail(&secret, sizeof(secret));
     p4fw_set_secret(s->fw, secret);
+    p4fw_set_mem_limit(s->fw, s->mem_limit);
 
     /*
      * Not migratable: the blocker (not an unmigratable vmsd) so that
@@ -416,9 +417,41 @@ static void p4nic_exit(PCIDevice *pdev)
     p4fw_destroy(s->fw);
 }
 
+/* x-fatal: reading says whether the device stopped on a fatal error */
+static bool p4nic_get_fatal(Object *obj, Error **errp)
+{
+    return P4NIC(obj)->status & P4NIC_STATUS_FATAL;
+}
+
+/* Setting x-fatal stops the device as a failed DMA would (queue 0). */
+static void p4nic_set_fatal(Object *obj, bool value, Error **errp)
+{
+    P4NicState *s = P4NIC(obj);
+
+    if (!value) {
+        error_setg(errp, "p4nic: only a reset clears a fatal error");
+        return;
+    }
+    p4nic_fatal(s, 0, 0);
+}
+
+static void p4nic_instance_init(Object *obj)
+{
+    P4NicState *s = P4NIC(obj);
+
+    /* test knobs: see P4NicState.refuse_opcode */
+    object_property_add_uint16_ptr(obj, "x-refuse-opcode",
+                                   &s->refuse_opcode,
+                                   OBJ_PROP_FLAG_READWRITE);
+    object_property_add_bool(obj, "x-fatal", p4nic_get_fatal,
+                             p4nic_set_fatal);
+}
+
 static Property p4nic_properties[] = {
     DEFINE_PROP_UINT32("ports", P4NicState, num_ports, 1),
     DEFINE_PROP_MACADDR("mac", P4NicState, macaddr),
+    DEFINE_PROP_SIZE("mem-limit", P4NicState, mem_limit,
+                     P4NIC_MEM_LIMIT_DEFAULT),
     DEFINE_PROP_NETDEV("netdev0", P4NicState, ports[0].conf.peers),
     DEFINE_PROP_NETDEV("netdev1", P4NicState, ports[1].conf.peers),
     DEFINE_PROP_NETDEV("netdev2", P4NicState, ports[2].conf.peers),
@@ -452,6 +485,7 @@ static const TypeInfo p4nic_info_type = {
     .name = TYPE_P4NIC,
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(P4NicState),
+    .instance_init = p4nic_instance_init,
     .class_init = p4nic_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_CONVENTIONAL_PCI_DEVICE },

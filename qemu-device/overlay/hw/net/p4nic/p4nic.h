@@ -10,6 +10,8 @@
 #ifndef HW_NET_P4NIC_H
 #define HW_NET_P4NIC_H
 
+#include "qemu/timer.h"
+#include "qemu/units.h"
 #include "hw/pci/pci.h"
 #include "net/net.h"
 #include "qom/object.h"
@@ -23,8 +25,16 @@ OBJECT_DECLARE_SIMPLE_TYPE(P4NicState, P4NIC)
 #define P4NIC_MSIX_TABLE        0x0000
 #define P4NIC_MSIX_PBA          0x0800
 
-/* Commands executed per run of the admin bottom half: bounded work. */
+/*
+ * Commands executed per run of the admin bottom half, and the time after
+ * which a run yields to the main loop (a command can be costly: a /0 LPM
+ * prefix fills 2^24 root slots): bounded work under the global lock.
+ */
 #define P4NIC_AQ_BUDGET         16
+#define P4NIC_AQ_SLICE_NS       (2 * SCALE_MS)
+
+/* Host memory the tables of a loaded pipeline may hold, by default. */
+#define P4NIC_MEM_LIMIT_DEFAULT (1 * GiB)
 
 /*
  * A queue in guest memory.  For rings the driver produces into (admin
@@ -85,6 +95,7 @@ struct P4NicState {
     /* properties */
     uint32_t num_ports;
     MACAddr macaddr;
+    uint64_t mem_limit;         /* bytes the tables may hold, 0: no limit */
 
     P4NicPort ports[P4NIC_MAX_PORTS];
     struct p4fw *fw;
@@ -106,6 +117,13 @@ struct P4NicState {
     bool aq_waiting;            /* the completion queue is full */
     uint64_t events_lost;       /* no room in the event queue */
     bool in_pipeline;           /* a frame is in the firmware */
+
+    /*
+     * Test knobs (qom-set at run time) for the driver's tests of a
+     * device that misbehaves: admin commands with this opcode complete
+     * with BUSY, unexecuted (0: none).
+     */
+    uint16_t refuse_opcode;
 
     uint8_t txbuf[P4NIC_PKT_MAX];
 };

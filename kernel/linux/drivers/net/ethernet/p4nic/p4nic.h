@@ -105,7 +105,10 @@ struct p4nic_port {
  * @cpl: its completion, copied out by the interrupt handler
  * @cpl_done: signalled when @cpl holds it
  * @cookie: the last command's cookie
- * @dead: a command timed out: the device is not trusted with DMA any more
+ * @dead: a command timed out, or the device reported a fatal error: it is
+ *	not trusted with DMA any more
+ * @halted: the dead device was reset: it does no DMA until it is set up
+ *	again (under @aq_lock)
  * @ports: the ports' netdevs' private parts
  * @irq_names: names of the MSI-X vectors in /proc/interrupts
  * @off_lock: protects the offload state below against a reset's reload
@@ -149,6 +152,7 @@ struct p4nic {
 	struct completion cpl_done;
 	u32 cookie;
 	bool dead;
+	bool halted;
 
 	struct p4nic_port *ports[P4NIC_MAX_PORTS];
 	char irq_names[P4NIC_NUM_VECTORS][32];
@@ -189,6 +193,7 @@ int p4nic_adminq_program(struct p4nic *nic);
 int p4nic_cmd(struct p4nic *nic, u16 opcode, const void *in, u32 in_len,
 	      void *out, u32 out_len, const u32 *params, u32 nparams,
 	      u32 *result);
+void p4nic_halt(struct p4nic *nic, const char *why);
 irqreturn_t p4nic_adminq_irq(int irq, void *data);
 irqreturn_t p4nic_event_irq(int irq, void *data);
 int p4nic_port_set(struct p4nic *nic, u32 port, bool enabled);

@@ -6,7 +6,11 @@
  * the completion interrupt hands over the completion whose cookie it
  * waits for.  A command that times out resets the device, which stops
  * its DMA, so that the command's buffers can be freed; the device is then
- * dead to the driver until it is probed again.
+ * dead to the driver until it is probed again.  Whoever frees memory a
+ * dead device may still write (a port's rings) halts it the same way.
+ *
+ * The interrupt handlers take at most a queue's worth of entries per
+ * call: a device that keeps writing entries cannot hold the CPU.
  */
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
@@ -72,17 +76,21 @@ int p4nic_adminq_program(struct p4nic *nic)
 {
 	struct device *dev = &nic->pdev->dev;
 
+	/* the device is reset: a handler still running is the last one */
+	synchronize_irq(pci_irq_vector(nic->pdev, P4NIC_VEC_ADMIN));
+	synchronize_irq(pci_irq_vector(nic->pdev, P4NIC_VEC_EVENT));
 	memset(nic->aq, 0, P4NIC_AQ_SIZE * sizeof(*nic->aq));
 	memset(nic->acq, 0, P4NIC_AQ_SIZE * sizeof(*nic->acq));
 	memset(nic->eq, 0, P4NIC_EQ_SIZE * sizeof(*nic->eq));
 	spin_lock_irq(&nic->cpl_lock);
 	nic->cpl_wait = 0;
-	spin_unlock_irq(&nic->cpl_lock);
-	nic->aq_tail = 0;
 	nic->acq_head = 0;
 	nic->acq_phase = true;
+	spin_unlock_irq(&nic->cpl_lock);
+	nic->aq_tail = 0;
 	nic->eq_head = 0;
 	nic->eq_phase = true;
+	nic->halted = false;
 
 	p4nic_wr(nic, P4NIC_REG_AQ_BASE_LO, lower_32_bits(nic->aq_dma));
 	p4nic_wr(nic, P4NIC_REG_AQ_BASE_HI, upper_32_bits(nic->aq_dma));
@@ -101,20 +109,41 @@ int p4nic_adminq_program(struct p4nic *nic)
 	return 0;
 }
 
-/* A command timed out: stop the device's DMA before its buffers go. */
-static void p4nic_cmd_timeout(struct p4nic *nic, u16 opcode)
+/* Reset a device the driver gives up on; it stays dead.  aq_lock held. */
+static void __p4nic_halt(struct p4nic *nic, const char *why)
 {
 	u32 st;
 
+	lockdep_assert_held(&nic->aq_lock);
 	nic->dead = true;
-	dev_err(&nic->pdev->dev,
-		"admin command %u timed out after %u ms: resetting the device, which stays down\n",
-		opcode, P4NIC_CMD_TIMEOUT_MS);
+	if (nic->halted)
+		return;
+	dev_err(&nic->pdev->dev, "%s: resetting the device, which stays down\n",
+		why);
 	p4nic_wr(nic, P4NIC_REG_CTRL, P4NIC_CTRL_RESET);
 	if (readl_poll_timeout(nic->regs + P4NIC_REG_STATUS, st,
 			       st & P4NIC_STATUS_READY, 100,
 			       P4NIC_RESET_TIMEOUT_US))
 		dev_err(&nic->pdev->dev, "device did not come back from reset\n");
+	nic->halted = true;
+}
+
+/**
+ * p4nic_halt - stop the DMA of a device that can no longer be told to
+ * @nic: the device
+ * @why: for the log
+ *
+ * A port whose disable the device refused, or any port of a device that
+ * reported a fatal error, cannot know that the device stopped writing its
+ * rings: resetting the device is the only way to be sure before they are
+ * freed.  The device stays dead to the driver (until a PCI reset brings it
+ * back).  Sleeps.
+ */
+void p4nic_halt(struct p4nic *nic, const char *why)
+{
+	mutex_lock(&nic->aq_lock);
+	__p4nic_halt(nic, why);
+	mutex_unlock(&nic->aq_lock);
 }
 
 /**
@@ -170,7 +199,10 @@ int p4nic_cmd(struct p4nic *nic, u16 opcode, const void *in, u32 in_len,
 	c = &nic->aq[nic->aq_tail];
 	memset(c, 0, sizeof(*c));
 	c->opcode = cpu_to_le16(opcode);
-	c->cookie = cpu_to_le32(++nic->cookie);
+	/* 0 means "nothing waiting" to the handler: skip it on the wrap */
+	if (!++nic->cookie)
+		nic->cookie = 1;
+	c->cookie = cpu_to_le32(nic->cookie);
 	c->in_addr = cpu_to_le64(in_dma);
 	c->in_len = cpu_to_le32(in_len);
 	c->out_addr = cpu_to_le64(out_dma);
@@ -190,7 +222,12 @@ int p4nic_cmd(struct p4nic *nic, u16 opcode, const void *in, u32 in_len,
 
 	if (!wait_for_completion_timeout(&nic->cpl_done,
 					 msecs_to_jiffies(P4NIC_CMD_TIMEOUT_MS))) {
-		p4nic_cmd_timeout(nic, opcode);
+		char why[64];
+
+		snprintf(why, sizeof(why),
+			 "admin command %u timed out after %u ms", opcode,
+			 P4NIC_CMD_TIMEOUT_MS);
+		__p4nic_halt(nic, why);
 		ret = -ETIMEDOUT;
 		goto free;
 	}
@@ -242,9 +279,10 @@ irqreturn_t p4nic_adminq_irq(int irq, void *data)
 	struct p4nic_cpl *c;
 	unsigned long flags;
 	bool any = false;
+	u32 n;
 
 	spin_lock_irqsave(&nic->cpl_lock, flags);
-	for (;;) {
+	for (n = 0; n < P4NIC_AQ_SIZE; n++) {
 		c = &nic->acq[nic->acq_head];
 		if (!p4nic_phase_ok(c->flags, nic->acq_phase))
 			break;
@@ -283,8 +321,9 @@ irqreturn_t p4nic_event_irq(int irq, void *data)
 	struct p4nic_event *ev;
 	bool any = false;
 	u16 port;
+	u32 n;
 
-	for (;;) {
+	for (n = 0; n < P4NIC_EQ_SIZE; n++) {
 		ev = &nic->eq[nic->eq_head];
 		if (!p4nic_phase_ok(ev->flags, nic->eq_phase))
 			break;

@@ -164,8 +164,11 @@ static int p4nic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	return 0;
 
 ports:
+	/* no link event may reach a port being freed */
+	free_irq(pci_irq_vector(pdev, P4NIC_VEC_EVENT), nic);
 	p4nic_ports_destroy(nic);
 	p4nic_devlink_unregister(nic);
+	goto admin_irq;
 event_irq:
 	free_irq(pci_irq_vector(pdev, P4NIC_VEC_EVENT), nic);
 admin_irq:

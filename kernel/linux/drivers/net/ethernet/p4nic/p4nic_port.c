@@ -26,7 +26,9 @@ static u32 p4nic_ring_next(u32 i)
 
 static u32 p4nic_tx_free(const struct p4nic_port *port)
 {
-	return (port->tx_clean - port->tx_next - 1) % P4NIC_RING_SIZE;
+	/* xmit and the cleaner each read the index the other writes */
+	return (READ_ONCE(port->tx_clean) - READ_ONCE(port->tx_next) - 1) %
+	       P4NIC_RING_SIZE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -62,7 +64,11 @@ static netdev_tx_t p4nic_start_xmit(struct sk_buff *skb,
 	d->status = 0;
 	d->rsvd = 0;
 	skb_tx_timestamp(skb);
-	port->tx_next = p4nic_ring_next(i);
+	/* the slot is filled (its skb, a status not DONE) before the
+	 * cleaner on another CPU may see it: pairs with p4nic_tx_clean()
+	 */
+	smp_wmb();
+	WRITE_ONCE(port->tx_next, p4nic_ring_next(i));
 	if (!p4nic_tx_free(port)) {
 		netif_stop_queue(netdev);
 		/* pairs with the barrier in p4nic_tx_clean(): no lost wake */
@@ -86,7 +92,9 @@ static int p4nic_tx_clean(struct p4nic_port *port, int budget)
 	struct sk_buff *skb;
 	u16 status;
 
-	while (port->tx_clean != port->tx_next) {
+	while (port->tx_clean != READ_ONCE(port->tx_next)) {
+		/* the slot as p4nic_start_xmit() filled it, then published */
+		smp_rmb();
 		d = &port->tx_ring[port->tx_clean];
 		status = le16_to_cpu(READ_ONCE(d->status));
 		if (!(status & P4NIC_DESC_DONE))
@@ -103,7 +111,7 @@ static int p4nic_tx_clean(struct p4nic_port *port, int budget)
 		}
 		napi_consume_skb(skb, budget);
 		port->tx_skb[port->tx_clean] = NULL;
-		port->tx_clean = p4nic_ring_next(port->tx_clean);
+		WRITE_ONCE(port->tx_clean, p4nic_ring_next(port->tx_clean));
 	}
 	u64_stats_update_begin(&port->tx_stats.syncp);
 	port->tx_stats.packets += packets;
@@ -427,11 +435,15 @@ static int p4nic_stop(struct net_device *netdev)
 	netif_stop_queue(netdev);
 	port->up = false;
 	netif_carrier_off(netdev);
-	/* a disabled port does no DMA: the rings can go */
+	/* a disabled port does no DMA: the rings can go.  A device that
+	 * refuses (or is dead) may still write them: reset it first.
+	 */
 	ret = p4nic_port_set(port->nic, port->index, false);
-	if (ret && !port->nic->dead)
+	if (ret) {
 		netdev_warn(netdev, "the device would not disable the port: %d\n",
 			    ret);
+		p4nic_halt(port->nic, "a port could not be disabled");
+	}
 	napi_disable(&port->napi);
 	p4nic_rings_free(port);
 	return 0;
