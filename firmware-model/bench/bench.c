@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Benchmark of the firmware model: nanoseconds per random single lookup,
  * inserts per second and bytes per entry for each table type, at the sizes

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target over everything a guest can send the firmware: admin
  * commands (and so the image loader, entries, defaults, registers) and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Writes the fuzz target's seed corpus: for each example program, an input
  * that loads it, adds entries and sends packets that reach every table,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Zeroed memory for big table arrays: see bigmem.h. */
 #define _GNU_SOURCE		/* mremap */
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Zeroed memory for the big arrays of tables (exact slots, the LPM root
  * and its nodes).

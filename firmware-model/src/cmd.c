@@ -1,9 +1,15 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The admin command processor: decodes struct p4nic_cmd from raw bytes,
  * checks every field before it changes anything, acts on the firmware and
  * encodes the completion.  A refused command names the field it refused
  * (struct p4nic_cpl.field) and leaves the firmware exactly as it was.
+ *
+ * Guest memory is read and written as little-endian bytes (fw_le32(),
+ * fw_put32()), never through a cast: the buffers need no alignment and
+ * the host may be big-endian.  Where each field lies comes from the ABI's
+ * structs (AT(): offsetof in offload-api/p4nic_abi.h), whose sizes the
+ * header asserts, so that the layout has one source of truth.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -13,6 +19,9 @@
 #include "bigmem.h"
 #include "fw.h"
 #include "hash.h"
+
+/* Bytes of a 128-bit value: action parameters, register cells */
+#define U128 sizeof(struct p4nic_u128)
 
 struct cmd {
 	uint16_t opcode;
@@ -143,13 +152,28 @@ static void cmd_identify(struct p4fw *fw, const struct cmd *c,
 {
 	uint8_t b[sizeof(struct p4nic_identity)] = { 0 };
 	uint32_t cmds = 0, op;
-	static const uint32_t limits[] = {
-		P4NIC_IMAGE_MAX_BYTES, FW_MAX_TABLES, FW_MAX_ENTRIES_TABLE,
-		FW_MAX_ENTRIES_TOTAL, P4NIC_MAX_KEY_BYTES * 8,
-		P4FW_TERNARY_MAX_MASKS, FW_MAX_ACTIONS, FW_MAX_INSNS,
-		P4NIC_MAX_OPERANDS, P4NIC_MAX_PARAMS, FW_MAX_HEADERS,
-		FW_MAX_FIELDS, FW_MAX_METADATA, FW_MAX_REGISTERS,
-		FW_MAX_REG_ELEMS, P4NIC_QUEUE_MAX_SIZE,
+	static const struct {
+		size_t at;
+		uint32_t value;
+	} limits[] = {
+		{ AT(p4nic_identity, max_image_bytes), P4NIC_IMAGE_MAX_BYTES },
+		{ AT(p4nic_identity, max_tables), FW_MAX_TABLES },
+		{ AT(p4nic_identity, max_entries_per_table),
+		  FW_MAX_ENTRIES_TABLE },
+		{ AT(p4nic_identity, max_entries_total), FW_MAX_ENTRIES_TOTAL },
+		{ AT(p4nic_identity, max_key_bits), P4NIC_MAX_KEY_BYTES * 8 },
+		{ AT(p4nic_identity, max_masks), P4FW_TERNARY_MAX_MASKS },
+		{ AT(p4nic_identity, max_actions), FW_MAX_ACTIONS },
+		{ AT(p4nic_identity, max_insns_per_action), FW_MAX_INSNS },
+		{ AT(p4nic_identity, max_operands_per_insn),
+		  P4NIC_MAX_OPERANDS },
+		{ AT(p4nic_identity, max_params), P4NIC_MAX_PARAMS },
+		{ AT(p4nic_identity, max_headers), FW_MAX_HEADERS },
+		{ AT(p4nic_identity, max_fields), FW_MAX_FIELDS },
+		{ AT(p4nic_identity, max_metadata), FW_MAX_METADATA },
+		{ AT(p4nic_identity, max_registers), FW_MAX_REGISTERS },
+		{ AT(p4nic_identity, max_register_elems), FW_MAX_REG_ELEMS },
+		{ AT(p4nic_identity, max_queue_size), P4NIC_QUEUE_MAX_SIZE },
 	};
 	unsigned int i;
 
@@ -158,15 +182,16 @@ static void cmd_identify(struct p4fw *fw, const struct cmd *c,
 	for (op = 1; op <= P4NIC_CMD_MAX; op++)
 		if (handlers[op])
 			cmds |= P4NIC_CMD_BIT(op);
-	fw_put16(b, P4NIC_ABI_MAJOR);
-	fw_put16(b + 2, P4NIC_ABI_MINOR);
-	fw_put32(b + 4, fw->num_ports);
-	fw_put32(b + 8, cmds);
-	fw_put32(b + 12, 1u << P4NIC_TABLE_EXACT | 1u << P4NIC_TABLE_LPM |
+	fw_put16(b + AT(p4nic_identity, abi_major), P4NIC_ABI_MAJOR);
+	fw_put16(b + AT(p4nic_identity, abi_minor), P4NIC_ABI_MINOR);
+	fw_put32(b + AT(p4nic_identity, num_ports), fw->num_ports);
+	fw_put32(b + AT(p4nic_identity, commands), cmds);
+	fw_put32(b + AT(p4nic_identity, table_types),
+		 1u << P4NIC_TABLE_EXACT | 1u << P4NIC_TABLE_LPM |
 		 1u << P4NIC_TABLE_TERNARY);
 	for (i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
-		fw_put32(b + 16 + 4 * i, limits[i]);
-	fw_put32(b + offsetof(struct p4nic_identity, fw_version), P4FW_VERSION);
+		fw_put32(b + limits[i].at, limits[i].value);
+	fw_put32(b + AT(p4nic_identity, fw_version), P4FW_VERSION);
 	write_out(c, dma, 0, b, sizeof(b), r);
 }
 
@@ -195,17 +220,18 @@ static void cmd_port_query(struct p4fw *fw, const struct cmd *c,
 	if (c->p[0] >= fw->num_ports)
 		return fail(r, P4NIC_ST_INVALID, P4NIC_F_PORT, 0);
 	pt = &fw->ports[c->p[0]];
-	memcpy(b, pt->mac, 6);
-	fw_put16(b + 6, (pt->link ? P4NIC_PORT_LINK_UP : 0) |
+	memcpy(b + AT(p4nic_port_info, mac), pt->mac, sizeof(pt->mac));
+	fw_put16(b + AT(p4nic_port_info, status),
+		 (pt->link ? P4NIC_PORT_LINK_UP : 0) |
 		 (pt->enabled ? P4NIC_PORT_ENABLED : 0) |
 		 (pt->pipeline ? P4NIC_PORT_PIPELINE : 0));
-	fw_put64(b + 8, pt->rx_packets);
-	fw_put64(b + 16, pt->rx_bytes);
-	fw_put64(b + 24, pt->tx_packets);
-	fw_put64(b + 32, pt->tx_bytes);
-	fw_put64(b + 40, pt->to_host);
-	fw_put64(b + 48, pt->dropped);
-	fw_put64(b + 56, pt->no_buffer);
+	fw_put64(b + AT(p4nic_port_info, rx_packets), pt->rx_packets);
+	fw_put64(b + AT(p4nic_port_info, rx_bytes), pt->rx_bytes);
+	fw_put64(b + AT(p4nic_port_info, tx_packets), pt->tx_packets);
+	fw_put64(b + AT(p4nic_port_info, tx_bytes), pt->tx_bytes);
+	fw_put64(b + AT(p4nic_port_info, to_host), pt->to_host);
+	fw_put64(b + AT(p4nic_port_info, dropped), pt->dropped);
+	fw_put64(b + AT(p4nic_port_info, no_buffer), pt->no_buffer);
 	write_out(c, dma, 0, b, sizeof(b), r);
 }
 
@@ -282,17 +308,17 @@ static void cmd_unload(struct p4fw *fw, const struct cmd *c,
 		fw->ports[i].pipeline = false;
 }
 
-/* Offsets inside struct p4nic_entry, for error reports. */
-#define E_TABLE 0
-#define E_HANDLE 4
-#define E_PRIO 8
-#define E_ACTION 12
-#define E_KEY_LEN 16
-#define E_NPARAMS 18
-#define E_RSVD 20
-#define E_KEY 32
-#define E_MASK 96
-#define E_PARAMS 160
+/* Fields of struct p4nic_entry: where to read them, what errors name. */
+#define E_TABLE AT(p4nic_entry, table_id)
+#define E_HANDLE AT(p4nic_entry, handle)
+#define E_PRIO AT(p4nic_entry, prio)
+#define E_ACTION AT(p4nic_entry, action_id)
+#define E_KEY_LEN AT(p4nic_entry, key_len)
+#define E_NPARAMS AT(p4nic_entry, num_params)
+#define E_RSVD AT(p4nic_entry, rsvd)
+#define E_KEY AT(p4nic_entry, key)
+#define E_MASK AT(p4nic_entry, mask)
+#define E_PARAMS AT(p4nic_entry, params)
 
 /*
  * Check an action and its parameters (NPARAMS values of 16 bytes at B)
@@ -324,11 +350,11 @@ static bool check_action(const struct fw_pipeline *p, uint32_t id,
 		return false;
 	}
 	for (i = 0; i < nparams; i++) {
-		params[i] = fw_le128(b + 16 * i);
+		params[i] = fw_le128(b + i * U128);
 		if (params[i] &
 		    ~fw_mask(p->params[a->params.first + i].bit_width)) {
 			fail(r, P4NIC_ST_INVALID, P4NIC_F_ACTION_PARAM,
-			     at + 16 * i);
+			     at + i * U128);
 			return false;
 		}
 	}
@@ -376,7 +402,7 @@ static int table_insert(struct p4fw *fw, struct fw_table *t, uint32_t handle,
 	case P4NIC_TABLE_EXACT:
 		return p4fw_exact_add(t->exact, key, handle);
 	case P4NIC_TABLE_LPM:
-		/* a long prefix may grow the trie: within the device's memory */
+		/* a long prefix may grow the trie: within the memory limit */
 		len = (uint32_t)prefix_len(mask, t->key_bits);
 		if (fw->mem_limit &&
 		    mem_used(fw->pipe) + p4fw_lpm_add_bytes(t->lpm, len) >
@@ -463,7 +489,10 @@ static struct fw_table *buffer_table(struct p4fw *fw, const struct cmd *c,
 	if (!params_unused(c, 0, r) || !need_pipe(fw, r) ||
 	    !read_in(c, dma, b, len, r))
 		return NULL;
-	t = find_table(fw, fw_le32(b));
+	_Static_assert(AT(p4nic_entry, table_id) ==
+		       AT(p4nic_default_action, table_id),
+		       "entries and default actions name their table alike");
+	t = find_table(fw, fw_le32(b + AT(p4nic_entry, table_id)));
 	if (!t)
 		fail(r, P4NIC_ST_NOT_FOUND, P4NIC_F_TABLE_ID, 0);
 	return t;
@@ -491,7 +520,7 @@ static void cmd_entry(struct p4fw *fw, const struct cmd *c,
 		return fail(r, P4NIC_ST_EXISTS, P4NIC_F_HANDLE, E_HANDLE);
 	if (replace && !e->used)
 		return fail(r, P4NIC_ST_NOT_FOUND, P4NIC_F_HANDLE, E_HANDLE);
-	for (i = 0; i < 12; i++)
+	for (i = 0; i < sizeof(((struct p4nic_entry *)0)->rsvd); i++)
 		if (b[E_RSVD + i])
 			return fail(r, P4NIC_ST_INVALID, P4NIC_F_FLAGS,
 				    E_RSVD + i);
@@ -626,20 +655,26 @@ static void cmd_counters(struct p4fw *fw, const struct cmd *c,
 	for (i = 0; i < c->p[2]; i++) {
 		const struct fw_entry *e = &t->entries[c->p[1] + i];
 
-		fw_put64(b + 16 * n, e->used ? e->packets : 0);
-		fw_put64(b + 16 * n + 8, e->used ? e->bytes : 0);
+		const size_t k_size = sizeof(struct p4nic_counter);
+		uint8_t *k = b + n * k_size;
+
+		fw_put64(k + AT(p4nic_counter, packets),
+			 e->used ? e->packets : 0);
+		fw_put64(k + AT(p4nic_counter, bytes), e->used ? e->bytes : 0);
 		if (++n == 64 || i + 1 == c->p[2]) {
-			if (!write_out(c, dma, (i + 1 - n) * 16, b, n * 16, r))
+			if (!write_out(c, dma, (i + 1 - n) * k_size, b,
+				       n * k_size, r))
 				return;
 			n = 0;
 		}
 	}
 }
 
-#define D_WHICH 4
-#define D_ACTION 8
-#define D_NPARAMS 12
-#define D_PARAMS 16
+/* Fields of struct p4nic_default_action */
+#define D_WHICH AT(p4nic_default_action, which)
+#define D_ACTION AT(p4nic_default_action, action_id)
+#define D_NPARAMS AT(p4nic_default_action, num_params)
+#define D_PARAMS AT(p4nic_default_action, params)
 
 static void cmd_default(struct p4fw *fw, const struct cmd *c,
 			const struct p4fw_dma *dma, struct res *r)
@@ -694,35 +729,36 @@ static struct fw_register *param_reg(struct p4fw *fw, const struct cmd *c,
 static void cmd_reg_read(struct p4fw *fw, const struct cmd *c,
 			 const struct p4fw_dma *dma, struct res *r)
 {
-	uint8_t b[FW_MAX_REG_ELEMS * 16];
+	uint8_t b[FW_MAX_REG_ELEMS * U128];
 	struct fw_register *g;
 	uint32_t i;
 
 	if (!no_input(c, r))
 		return;
 	g = param_reg(fw, c, r);
-	if (!g || !need_out(c, c->p[2] * 16ull, r))
+	if (!g || !need_out(c, (uint64_t)c->p[2] * U128, r))
 		return;
 	for (i = 0; i < c->p[2]; i++)
-		fw_put128(b + 16 * i, g->cells[c->p[1] + i]);
-	write_out(c, dma, 0, b, c->p[2] * 16, r);
+		fw_put128(b + i * U128, g->cells[c->p[1] + i]);
+	write_out(c, dma, 0, b, c->p[2] * U128, r);
 }
 
 static void cmd_reg_write(struct p4fw *fw, const struct cmd *c,
 			  const struct p4fw_dma *dma, struct res *r)
 {
-	uint8_t b[FW_MAX_REG_ELEMS * 16];
+	uint8_t b[FW_MAX_REG_ELEMS * U128];
 	struct fw_register *g;
 	uint32_t i;
 
 	g = param_reg(fw, c, r);
-	if (!g || !read_in(c, dma, b, c->p[2] * 16, r))
+	if (!g || !read_in(c, dma, b, c->p[2] * U128, r))
 		return;
 	for (i = 0; i < c->p[2]; i++)
-		if (fw_le128(b + 16 * i) & ~fw_mask(g->bit_width))
-			return fail(r, P4NIC_ST_INVALID, P4NIC_F_VALUE, 16 * i);
+		if (fw_le128(b + i * U128) & ~fw_mask(g->bit_width))
+			return fail(r, P4NIC_ST_INVALID, P4NIC_F_VALUE,
+				    i * U128);
 	for (i = 0; i < c->p[2]; i++)
-		g->cells[c->p[1] + i] = fw_le128(b + 16 * i);
+		g->cells[c->p[1] + i] = fw_le128(b + i * U128);
 }
 
 static void cmd_miss_mode(struct p4fw *fw, const struct cmd *c,
@@ -752,11 +788,15 @@ static void cmd_query(struct p4fw *fw, const struct cmd *c,
 	case P4NIC_QUERY_PIPELINE:
 		if (c->p[1])
 			return fail(r, P4NIC_ST_INVALID, P4NIC_F_PARAM, 1);
-		fw_put32(b, p != NULL);
-		fw_put32(b + 4, p ? p->pipeid : 0);
-		fw_put32(b + 8, p ? p->num_tables : 0);
-		fw_put32(b + 12, p ? p->num_actions : 0);
-		fw_put32(b + 16, p ? p->num_entries : 0);
+		fw_put32(b + AT(p4nic_pipeline_info, loaded), p != NULL);
+		fw_put32(b + AT(p4nic_pipeline_info, pipeid),
+			 p ? p->pipeid : 0);
+		fw_put32(b + AT(p4nic_pipeline_info, num_tables),
+			 p ? p->num_tables : 0);
+		fw_put32(b + AT(p4nic_pipeline_info, num_actions),
+			 p ? p->num_actions : 0);
+		fw_put32(b + AT(p4nic_pipeline_info, num_entries),
+			 p ? p->num_entries : 0);
 		write_out(c, dma, 0, b, sizeof(struct p4nic_pipeline_info), r);
 		return;
 	case P4NIC_QUERY_TABLE:
@@ -765,15 +805,18 @@ static void cmd_query(struct p4fw *fw, const struct cmd *c,
 		t = find_table(fw, c->p[1]);
 		if (!t)
 			return fail(r, P4NIC_ST_NOT_FOUND, P4NIC_F_TABLE_ID, 1);
-		fw_put32(b, t->id);
-		fw_put32(b + 4, t->type);
-		fw_put32(b + 8, t->max_entries);
-		fw_put32(b + 12, t->num_entries);
-		fw_put32(b + 16, t->type == P4NIC_TABLE_TERNARY ?
+		fw_put32(b + AT(p4nic_table_info, table_id), t->id);
+		fw_put32(b + AT(p4nic_table_info, type), t->type);
+		fw_put32(b + AT(p4nic_table_info, max_entries),
+			 t->max_entries);
+		fw_put32(b + AT(p4nic_table_info, num_entries),
+			 t->num_entries);
+		fw_put32(b + AT(p4nic_table_info, num_masks),
+			 t->type == P4NIC_TABLE_TERNARY ?
 			 p4fw_ternary_masks(t->ternary) : 0);
-		fw_put32(b + 20, t->miss_mode);
-		fw_put64(b + 24, t->hits);
-		fw_put64(b + 32, t->misses);
+		fw_put32(b + AT(p4nic_table_info, miss_mode), t->miss_mode);
+		fw_put64(b + AT(p4nic_table_info, hits), t->hits);
+		fw_put64(b + AT(p4nic_table_info, misses), t->misses);
 		write_out(c, dma, 0, b, sizeof(b), r);
 		return;
 	default:
@@ -822,18 +865,22 @@ void p4fw_command(struct p4fw *fw, const uint8_t *raw,
 	struct res r = { 0 };
 	unsigned int i;
 
-	c.opcode = fw_le16(raw);
-	c.flags = fw_le16(raw + 2);
-	c.cookie = fw_le32(raw + 4);
-	c.in_addr = fw_le64(raw + 8);
-	c.in_len = fw_le32(raw + 16);
-	c.out_len = fw_le32(raw + 20);
-	c.out_addr = fw_le64(raw + 24);
-	for (i = 0; i < 8; i++)
-		c.p[i] = fw_le32(raw + 32 + 4 * i);
+	c.opcode = fw_le16(raw + AT(p4nic_cmd, opcode));
+	c.flags = fw_le16(raw + AT(p4nic_cmd, flags));
+	c.cookie = fw_le32(raw + AT(p4nic_cmd, cookie));
+	c.in_addr = fw_le64(raw + AT(p4nic_cmd, in_addr));
+	c.in_len = fw_le32(raw + AT(p4nic_cmd, in_len));
+	c.out_len = fw_le32(raw + AT(p4nic_cmd, out_len));
+	c.out_addr = fw_le64(raw + AT(p4nic_cmd, out_addr));
+	_Static_assert(sizeof(c.p) / sizeof(c.p[0]) ==
+		       sizeof(((struct p4nic_cmd *)0)->p) / sizeof(__le32),
+		       "the ABI's inline parameters");
+	for (i = 0; i < sizeof(c.p) / sizeof(c.p[0]); i++)
+		c.p[i] = fw_le32(raw + AT_I(p4nic_cmd, p, i));
 
 	if (c.flags) {
-		fail(&r, P4NIC_ST_INVALID, P4NIC_F_FLAGS, 2);
+		fail(&r, P4NIC_ST_INVALID, P4NIC_F_FLAGS,
+		     AT(p4nic_cmd, flags));
 		goto done;
 	}
 	if (c.opcode > P4NIC_CMD_MAX || !handlers[c.opcode]) {
@@ -843,10 +890,10 @@ void p4fw_command(struct p4fw *fw, const uint8_t *raw,
 	handlers[c.opcode](fw, &c, dma, &r);
 done:
 	memset(cpl, 0, sizeof(struct p4nic_cpl));
-	fw_put32(cpl, c.cookie);
-	fw_put32(cpl + 4, r.result);
-	fw_put16(cpl + 8, r.status);
-	fw_put16(cpl + 10, r.field);
+	fw_put32(cpl + AT(p4nic_cpl, cookie), c.cookie);
+	fw_put32(cpl + AT(p4nic_cpl, result), r.result);
+	fw_put16(cpl + AT(p4nic_cpl, status), r.status);
+	fw_put16(cpl + AT(p4nic_cpl, field), r.field);
 }
 
 struct p4fw *p4fw_create(uint32_t num_ports, const uint8_t (*macs)[6],

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Exact-match table: see include/p4fw/exact.h for the design. */
 #include <errno.h>
 #include <stdlib.h>

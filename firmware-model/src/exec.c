@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The packet engine: parse graph, command interpreter, table apply and the
  * verdict, with P4TC's semantics (see offload-api/SPEC.md, "Datapath").

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One NIC's firmware state, shared by the packet engine and commands. */
 #ifndef P4FW_FW_H
 #define P4FW_FW_H

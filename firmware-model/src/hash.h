@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Keyed 64-bit hash of a byte string for the firmware model's tables: 8
  * bytes per step through a 128-bit multiply-fold (the "mum" mix), so a

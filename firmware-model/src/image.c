@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Pipeline image loader: turns the bytes a guest sent into a validated
  * struct fw_pipeline, or refuses them naming the record that is wrong.
@@ -112,7 +112,8 @@ static bool span_ok(struct fw_span s, uint32_t n, uint32_t max)
 
 static struct fw_span span_at(const uint8_t *p)
 {
-	return (struct fw_span){ fw_le32(p), fw_le32(p + 4) };
+	return (struct fw_span){ fw_le32(p + AT(p4nic_img_span, first)),
+				 fw_le32(p + AT(p4nic_img_span, count)) };
 }
 
 static int read_directory(struct loader *l)
@@ -121,18 +122,24 @@ static int read_directory(struct loader *l)
 
 	if (l->len < sizeof(struct p4nic_image_hdr))
 		return refuse(l, P4NIC_ST_INVALID, P4NIC_F_IMG_LEN, 0);
-	if (fw_le32(l->img) != P4NIC_IMAGE_MAGIC)
+	if (fw_le32(l->img + AT(p4nic_image_hdr, magic)) !=
+	    P4NIC_IMAGE_MAGIC)
 		return refuse(l, P4NIC_ST_INVALID, P4NIC_F_IMG_MAGIC, 0);
-	if (fw_le16(l->img + 4) != P4NIC_ABI_MAJOR ||
-	    fw_le16(l->img + 6) > P4NIC_ABI_MINOR)
-		return refuse(l, P4NIC_ST_INVALID, P4NIC_F_IMG_VERSION, 4);
-	if (fw_le32(l->img + 8) != l->len)
-		return refuse(l, P4NIC_ST_INVALID, P4NIC_F_IMG_LEN, 8);
-	n = fw_le32(l->img + 12);
+	if (fw_le16(l->img + AT(p4nic_image_hdr, version_major)) !=
+	    P4NIC_ABI_MAJOR ||
+	    fw_le16(l->img + AT(p4nic_image_hdr, version_minor)) >
+	    P4NIC_ABI_MINOR)
+		return refuse(l, P4NIC_ST_INVALID, P4NIC_F_IMG_VERSION,
+			      AT(p4nic_image_hdr, version_major));
+	if (fw_le32(l->img + AT(p4nic_image_hdr, total_len)) != l->len)
+		return refuse(l, P4NIC_ST_INVALID, P4NIC_F_IMG_LEN,
+			      AT(p4nic_image_hdr, total_len));
+	n = fw_le32(l->img + AT(p4nic_image_hdr, num_sections));
 	if (n > P4NIC_SECT_MAX ||
 	    sizeof(struct p4nic_image_hdr) +
 	    (uint64_t)n * sizeof(struct p4nic_image_section) > l->len)
-		return refuse(l, P4NIC_ST_INVALID, P4NIC_F_IMG_SECTION, 12);
+		return refuse(l, P4NIC_ST_INVALID, P4NIC_F_IMG_SECTION,
+			      AT(p4nic_image_hdr, num_sections));
 	dir_end = sizeof(struct p4nic_image_hdr) +
 		  n * sizeof(struct p4nic_image_section);
 
@@ -140,7 +147,7 @@ static int read_directory(struct loader *l)
 		uint32_t at = sizeof(struct p4nic_image_hdr) +
 			      i * sizeof(struct p4nic_image_section);
 		const uint8_t *d = l->img + at;
-		uint32_t kind = fw_le32(d);
+		uint32_t kind = fw_le32(d + AT(p4nic_image_section, kind));
 		struct sect *s;
 		uint64_t end;
 
@@ -149,9 +156,9 @@ static int read_directory(struct loader *l)
 			return refuse(l, P4NIC_ST_INVALID,
 				      P4NIC_F_IMG_SECTION, at);
 		s = &l->sect[kind];
-		s->offset = fw_le32(d + 4);
-		s->count = fw_le32(d + 8);
-		s->rec_size = fw_le32(d + 12);
+		s->offset = fw_le32(d + AT(p4nic_image_section, offset));
+		s->count = fw_le32(d + AT(p4nic_image_section, count));
+		s->rec_size = fw_le32(d + AT(p4nic_image_section, rec_size));
 		s->present = true;
 		end = (uint64_t)s->offset + (uint64_t)s->count * s->rec_size;
 		if (s->rec_size != sect_info[kind].rec_size ||
@@ -160,7 +167,8 @@ static int read_directory(struct loader *l)
 				      P4NIC_F_IMG_SECTION, at);
 		if (s->count > sect_info[kind].max_count)
 			return refuse(l, P4NIC_ST_LIMIT,
-				      P4NIC_F_IMG_SECTION, at + 8);
+				      P4NIC_F_IMG_SECTION,
+				      at + AT(p4nic_image_section, count));
 	}
 	/* Sections must not overlap: each byte has one meaning. */
 	for (i = 1; i <= P4NIC_SECT_MAX; i++) {
@@ -245,8 +253,9 @@ static int read_simple(struct loader *l)
 	for (i = 0; i < p->num_params; i++) {
 		const uint8_t *r = rec(l, P4NIC_SECT_PARAMS, i);
 
-		p->params[i].bit_width = fw_le16(r);
-		p->params[i].flags = fw_le16(r + 2);
+		p->params[i].bit_width =
+			fw_le16(r + AT(p4nic_img_param, bit_width));
+		p->params[i].flags = fw_le16(r + AT(p4nic_img_param, flags));
 		if (!width_ok(p->params[i].bit_width) ||
 		    p->params[i].flags & ~P4NIC_TYPE_SIGNED)
 			return bad(l, P4NIC_SECT_PARAMS, i);
@@ -255,9 +264,9 @@ static int read_simple(struct loader *l)
 		const uint8_t *r = rec(l, P4NIC_SECT_METADATA, i);
 		struct fw_metadata *m = &p->meta[i];
 
-		m->id = fw_le32(r);
-		m->bit_width = fw_le16(r + 4);
-		m->flags = fw_le16(r + 6);
+		m->id = fw_le32(r + AT(p4nic_img_metadata, id));
+		m->bit_width = fw_le16(r + AT(p4nic_img_metadata, bit_width));
+		m->flags = fw_le16(r + AT(p4nic_img_metadata, flags));
 		if (!width_ok(m->bit_width) || m->flags & ~P4NIC_TYPE_SIGNED)
 			return bad(l, P4NIC_SECT_METADATA, i);
 		for (j = 0; j < i; j++)
@@ -268,10 +277,10 @@ static int read_simple(struct loader *l)
 		const uint8_t *r = rec(l, P4NIC_SECT_REGISTERS, i);
 		struct fw_register *g = &p->regs[i];
 
-		g->id = fw_le32(r);
-		g->bit_width = fw_le16(r + 4);
-		g->flags = fw_le16(r + 6);
-		g->num_elems = fw_le32(r + 8);
+		g->id = fw_le32(r + AT(p4nic_img_register, id));
+		g->bit_width = fw_le16(r + AT(p4nic_img_register, bit_width));
+		g->flags = fw_le16(r + AT(p4nic_img_register, flags));
+		g->num_elems = fw_le32(r + AT(p4nic_img_register, num_elems));
 		if (!width_ok(g->bit_width) || g->flags & ~P4NIC_TYPE_SIGNED ||
 		    g->num_elems == 0)
 			return bad(l, P4NIC_SECT_REGISTERS, i);
@@ -287,11 +296,12 @@ static int read_simple(struct loader *l)
 	}
 	for (i = 0; i < count(l, P4NIC_SECT_PORTS); i++) {
 		const uint8_t *r = rec(l, P4NIC_SECT_PORTS, i);
-		uint32_t port = fw_le32(r);
+		uint32_t port = fw_le32(r + AT(p4nic_img_port, port));
 
 		if (port >= l->num_ports || p->ports[port].ifindex)
 			return bad(l, P4NIC_SECT_PORTS, i);
-		p->ports[port].ifindex = fw_le32(r + 4);
+		p->ports[port].ifindex =
+			fw_le32(r + AT(p4nic_img_port, ifindex));
 		if (!p->ports[port].ifindex)
 			return bad(l, P4NIC_SECT_PORTS, i);
 	}
@@ -307,11 +317,11 @@ static int read_parse_graph(struct loader *l)
 		const uint8_t *r = rec(l, P4NIC_SECT_FIELDS, i);
 		struct fw_field *f = &p->fields[i];
 
-		f->id = fw_le32(r);
-		f->header = fw_le32(r + 4);
-		f->bit_offset = fw_le16(r + 8);
-		f->bit_width = fw_le16(r + 10);
-		f->flags = fw_le32(r + 12);
+		f->id = fw_le32(r + AT(p4nic_img_field, id));
+		f->header = fw_le32(r + AT(p4nic_img_field, header));
+		f->bit_offset = fw_le16(r + AT(p4nic_img_field, bit_offset));
+		f->bit_width = fw_le16(r + AT(p4nic_img_field, bit_width));
+		f->flags = fw_le32(r + AT(p4nic_img_field, flags));
 		if (f->header >= p->num_headers || !width_ok(f->bit_width) ||
 		    f->flags & ~P4NIC_TYPE_SIGNED)
 			return bad(l, P4NIC_SECT_FIELDS, i);
@@ -322,23 +332,25 @@ static int read_parse_graph(struct loader *l)
 	for (i = 0; i < p->num_trans; i++) {
 		const uint8_t *r = rec(l, P4NIC_SECT_TRANSITIONS, i);
 
-		p->trans[i].value = fw_le128(r);
-		p->trans[i].mask = fw_le128(r + 16);
-		p->trans[i].next = fw_le32(r + 32);
+		p->trans[i].value =
+			fw_le128(r + AT(p4nic_img_transition, value));
+		p->trans[i].mask = fw_le128(r + AT(p4nic_img_transition, mask));
+		p->trans[i].next = fw_le32(r + AT(p4nic_img_transition, next));
 	}
 	for (i = 0; i < p->num_headers; i++) {
 		const uint8_t *r = rec(l, P4NIC_SECT_HEADERS, i);
 		struct fw_header *h = &p->headers[i];
 
-		h->id = fw_le32(r);
-		h->fixed_len = fw_le16(r + 4);
-		h->max_len = fw_le16(r + 6);
-		h->len_field = fw_le32(r + 8);
-		h->len_mult = fw_le16(r + 12);
-		h->len_add = fw_le16(r + 14);
-		h->sel_field = fw_le32(r + 16);
-		h->trans = span_at(r + 20);
-		h->default_next = fw_le32(r + 28);
+		h->id = fw_le32(r + AT(p4nic_img_header, id));
+		h->fixed_len = fw_le16(r + AT(p4nic_img_header, fixed_len));
+		h->max_len = fw_le16(r + AT(p4nic_img_header, max_len));
+		h->len_field = fw_le32(r + AT(p4nic_img_header, len_field));
+		h->len_mult = fw_le16(r + AT(p4nic_img_header, len_mult));
+		h->len_add = fw_le16(r + AT(p4nic_img_header, len_add));
+		h->sel_field = fw_le32(r + AT(p4nic_img_header, sel_field));
+		h->trans = span_at(r + AT(p4nic_img_header, trans));
+		h->default_next =
+			fw_le32(r + AT(p4nic_img_header, default_next));
 		for (j = 0; j < i; j++)
 			if (p->headers[j].id == h->id)
 				return bad(l, P4NIC_SECT_HEADERS, i);
@@ -420,13 +432,14 @@ static int read_operands(struct loader *l)
 		struct fw_operand *o = &p->opnds[i];
 		uint32_t want = 0, max_bits = 128;
 
-		o->kind = r[0];
-		o->flags = r[1];
-		o->container_bits = fw_le16(r + 2);
-		o->bit_start = fw_le16(r + 4);
-		o->bit_end = fw_le16(r + 6);
-		o->index = fw_le32(r + 8);
-		o->elem = fw_le32(r + 12);
+		o->kind = r[AT(p4nic_img_operand, kind)];
+		o->flags = r[AT(p4nic_img_operand, flags)];
+		o->container_bits =
+			fw_le16(r + AT(p4nic_img_operand, container_bits));
+		o->bit_start = fw_le16(r + AT(p4nic_img_operand, bit_start));
+		o->bit_end = fw_le16(r + AT(p4nic_img_operand, bit_end));
+		o->index = fw_le32(r + AT(p4nic_img_operand, index));
+		o->elem = fw_le32(r + AT(p4nic_img_operand, elem));
 		if (o->flags & ~P4NIC_TYPE_SIGNED)
 			return bad(l, P4NIC_SECT_OPERANDS, i);
 		switch (o->kind) {
@@ -539,9 +552,9 @@ static int read_actions(struct loader *l)
 		const uint8_t *r = rec(l, P4NIC_SECT_ACTIONS, i);
 		struct fw_action *a = &p->actions[i];
 
-		a->id = fw_le32(r);
-		a->params = span_at(r + 4);
-		a->prog = span_at(r + 12);
+		a->id = fw_le32(r + AT(p4nic_img_action, id));
+		a->params = span_at(r + AT(p4nic_img_action, params));
+		a->prog = span_at(r + AT(p4nic_img_action, prog));
 		if (a->id == 0 ||
 		    !span_ok(a->params, p->num_params, P4NIC_MAX_PARAMS) ||
 		    !span_ok(a->prog, p->num_insns, FW_MAX_INSNS))
@@ -557,11 +570,11 @@ static int read_actref(struct loader *l, const uint8_t *r,
 		       struct fw_actref *ref, uint32_t tidx)
 {
 	struct fw_pipeline *p = l->p;
-	struct fw_span args = span_at(r + 4);
+	struct fw_span args = span_at(r + AT(p4nic_img_actref, args));
 	const struct fw_action *a;
 	uint32_t i;
 
-	ref->action = fw_le32(r);
+	ref->action = fw_le32(r + AT(p4nic_img_actref, action));
 	if (ref->action == P4NIC_NONE) {
 		if (args.count)
 			return bad(l, P4NIC_SECT_TABLES, tidx);
@@ -603,16 +616,16 @@ static int read_tables(struct loader *l)
 		uint64_t seed;
 		int err;
 
-		t->id = fw_le32(r);
-		t->type = fw_le32(r + 4);
-		t->key_bits = fw_le32(r + 8);
-		t->max_entries = fw_le32(r + 12);
-		t->max_masks = fw_le32(r + 16);
-		t->miss_mode = fw_le32(r + 20);
-		t->key = span_at(r + 24);
-		t->acts = span_at(r + 32);
-		t->pre = span_at(r + 40);
-		t->post = span_at(r + 48);
+		t->id = fw_le32(r + AT(p4nic_img_table, id));
+		t->type = fw_le32(r + AT(p4nic_img_table, type));
+		t->key_bits = fw_le32(r + AT(p4nic_img_table, key_bits));
+		t->max_entries = fw_le32(r + AT(p4nic_img_table, max_entries));
+		t->max_masks = fw_le32(r + AT(p4nic_img_table, max_masks));
+		t->miss_mode = fw_le32(r + AT(p4nic_img_table, miss_mode));
+		t->key = span_at(r + AT(p4nic_img_table, key));
+		t->acts = span_at(r + AT(p4nic_img_table, acts));
+		t->pre = span_at(r + AT(p4nic_img_table, pre));
+		t->post = span_at(r + AT(p4nic_img_table, post));
 		for (j = 0; j < i; j++)
 			if (p->tables[j].id == t->id)
 				return bad(l, P4NIC_SECT_TABLES, i);
@@ -649,8 +662,10 @@ static int read_tables(struct loader *l)
 		}
 		if (bits != t->key_bits)
 			return bad(l, P4NIC_SECT_TABLES, i);
-		if (read_actref(l, r + 56, &t->dflt[P4NIC_DEFAULT_HIT], i) ||
-		    read_actref(l, r + 68, &t->dflt[P4NIC_DEFAULT_MISS], i))
+		if (read_actref(l, r + AT(p4nic_img_table, default_hit),
+				&t->dflt[P4NIC_DEFAULT_HIT], i) ||
+		    read_actref(l, r + AT(p4nic_img_table, default_miss),
+				&t->dflt[P4NIC_DEFAULT_MISS], i))
 			return -EINVAL;
 
 		t->entries = fw_big_zalloc((size_t)t->max_entries *
@@ -829,7 +844,9 @@ static int check_prog(struct loader *l, struct fw_span prog,
 			 * 1.2 images only; the start header is always there,
 			 * not a target.
 			 */
-			if (fw_le16(l->img + 6) < 2 || nops != 1 ||
+			if (fw_le16(l->img +
+				    AT(p4nic_image_hdr, version_minor)) < 2 ||
+			    nops != 1 ||
 			    o[0].kind != P4NIC_OPND_HEADER ||
 			    o[0].index == p->start_header)
 				return bad(l, P4NIC_SECT_INSNS, n);
@@ -850,13 +867,14 @@ static int read_insns(struct loader *l)
 		const uint8_t *r = rec(l, P4NIC_SECT_INSNS, i);
 		struct fw_insn *in = &p->insns[i];
 
-		in->op = r[0];
-		in->then_ctl = r[1];
-		in->else_ctl = r[2];
-		in->then_arg = fw_le16(r + 4);
-		in->else_arg = fw_le16(r + 6);
-		in->opnds = span_at(r + 8);
-		if (in->op == 0 || in->op > P4NIC_OP_MAX || r[3] ||
+		in->op = r[AT(p4nic_img_insn, op)];
+		in->then_ctl = r[AT(p4nic_img_insn, then_ctl)];
+		in->else_ctl = r[AT(p4nic_img_insn, else_ctl)];
+		in->then_arg = fw_le16(r + AT(p4nic_img_insn, then_arg));
+		in->else_arg = fw_le16(r + AT(p4nic_img_insn, else_arg));
+		in->opnds = span_at(r + AT(p4nic_img_insn, operands));
+		if (in->op == 0 || in->op > P4NIC_OP_MAX ||
+		    r[AT(p4nic_img_insn, rsvd)] ||
 		    !span_ok(in->opnds, p->num_opnds, P4NIC_MAX_OPERANDS))
 			return bad(l, P4NIC_SECT_INSNS, i);
 	}
@@ -933,16 +951,17 @@ static int check_programs(struct loader *l)
 	uint32_t i;
 	int err;
 
-	p->pipeid = fw_le32(r);
-	p->start_header = fw_le32(r + 4);
-	p->prog = span_at(r + 8);
+	p->pipeid = fw_le32(r + AT(p4nic_img_pipeline, pipeid));
+	p->start_header = fw_le32(r + AT(p4nic_img_pipeline, start_header));
+	p->prog = span_at(r + AT(p4nic_img_pipeline, prog));
 	if (p->pipeid == 0 ||
 	    (p->start_header != P4NIC_NONE &&
 	     p->start_header >= p->num_headers) ||
-	    !span_ok(p->prog, p->num_insns, 2 * FW_MAX_INSNS) ||
-	    fw_le32(r + 16) || fw_le32(r + 20) || fw_le32(r + 24) ||
-	    fw_le32(r + 28))
+	    !span_ok(p->prog, p->num_insns, 2 * FW_MAX_INSNS))
 		return bad(l, P4NIC_SECT_PIPELINE, 0);
+	for (i = 0; i < 4; i++)
+		if (fw_le32(r + AT_I(p4nic_img_pipeline, rsvd, i)))
+			return bad(l, P4NIC_SECT_PIPELINE, 0);
 	err = check_prog(l, p->prog, NULL);
 	for (i = 0; !err && i < p->num_actions; i++)
 		err = check_prog(l, p->actions[i].prog, &p->actions[i]);

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Introspection: what the host's monitor shows of a NIC.  Plain reads of
  * the firmware's state; nothing here is reachable by the guest.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Longest-prefix-match table: see include/p4fw/lpm.h for the design. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A loaded pipeline: the image's records after validation, in host byte
  * order, with every cross reference checked, plus the run-time state the
@@ -10,6 +10,7 @@
 #define P4FW_PIPELINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "p4nic_abi.h"
@@ -217,6 +218,16 @@ int fw_pipeline_load(const uint8_t *img, uint32_t len, uint32_t num_ports,
 void fw_pipeline_free(struct fw_pipeline *p);
 
 /* Little-endian reads from untrusted byte buffers. */
+/*
+ * Where a field lies in guest memory (commands, images): its offset in the
+ * ABI's struct (offload-api/p4nic_abi.h, whose sizes are asserted there),
+ * read and written as little-endian bytes by the helpers below.
+ */
+#define AT(type, member) offsetof(struct type, member)
+/* Offset of element I of array MEMBER of struct TYPE */
+#define AT_I(type, member, i) \
+	(AT(type, member) + (i) * sizeof(((struct type *)0)->member[0]))
+
 static inline uint16_t fw_le16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] | p[1] << 8);

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Ternary table: see include/p4fw/ternary.h for the design. */
 #include <errno.h>
 #include <stdbool.h>

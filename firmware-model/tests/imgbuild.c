@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Pipeline image assembler for tests: see imgbuild.h. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A small assembler for pipeline images, for the tests, the fuzz corpus
  * and the benchmark: what the kernel's image builder does from templates,

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The example programs, as images: what the kernel would build from the
  * templates of tests/programs/ (router, acl, calc, vlan), and images a

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Test rig: see rig.h. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Test rig: a firmware instance with a flat "guest memory" for DMA, helpers
  * that issue admin commands the way a driver would, and packet builders.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Admin commands: what each one does, and that every malformed command is
  * refused with the status and field that say why, changing nothing.

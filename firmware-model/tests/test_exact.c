@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of the exact-match table (include/p4fw/exact.h). */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Golden tests: each example program's image is loaded through the admin
  * command path, fed entries, and run on packets whose outputs are known.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Images a hostile guest may load (tests/programs.c, "hostile images"):
  * each legal by the loader's rules, each built to reach a limit of the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The image loader refuses malformed images with the status and field
  * that name the fault, and no corruption of a valid image can crash it,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of the ternary table (include/p4fw/ternary.h). */
 #include <errno.h>
 #include <setjmp.h>

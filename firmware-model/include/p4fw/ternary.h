@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Ternary table of the P4 NIC firmware model: entries are (key, mask,
  * priority) -> 32-bit value, and a lookup returns the matching entry with

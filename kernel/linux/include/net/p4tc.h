@@ -652,13 +652,15 @@ struct p4tc_table_entry *p4tc_table_lookup(struct p4tc_table *table,
 					   const u8 *key, bool handed_over);
 void p4tc_runtime_init(void);
 
-/* Offload (p4tc_offload.c) */
+/* Offload: the description (p4tc_offload_describe.c) */
 struct p4tc_off_pipeline;
 struct tcf_block;
 struct p4tc_off_pipeline *
 p4tc_offload_describe(struct p4tc_pipeline *pipeline,
 		      struct netlink_ext_ack *extack);
 void p4tc_offload_describe_free(struct p4tc_off_pipeline *d);
+
+/* Offload: where entries, defaults and registers go (p4tc_offload.c) */
 int p4tc_offload_block_get(struct p4tc_pipeline *pipeline,
 			   struct tcf_block *block);
 void p4tc_offload_block_put(struct p4tc_pipeline *pipeline,

@@ -109,6 +109,8 @@ struct p4nic_port {
  *	not trusted with DMA any more
  * @halted: the dead device was reset: it does no DMA until it is set up
  *	again (under @aq_lock)
+ * @link_event: what a link event calls (p4nic_port_link_event(), set at
+ *	probe): the event queue (p4nic_adminq.c) does not know the ports
  * @ports: the ports' netdevs' private parts
  * @irq_names: names of the MSI-X vectors in /proc/interrupts
  * @off_lock: protects the offload state below against a reset's reload
@@ -154,6 +156,7 @@ struct p4nic {
 	bool dead;
 	bool halted;
 
+	void (*link_event)(struct p4nic *nic, u32 port);
 	struct p4nic_port *ports[P4NIC_MAX_PORTS];
 	char irq_names[P4NIC_NUM_VECTORS][32];
 
@@ -196,15 +199,16 @@ int p4nic_cmd(struct p4nic *nic, u16 opcode, const void *in, u32 in_len,
 void p4nic_halt(struct p4nic *nic, const char *why);
 irqreturn_t p4nic_adminq_irq(int irq, void *data);
 irqreturn_t p4nic_event_irq(int irq, void *data);
-int p4nic_port_set(struct p4nic *nic, u32 port, bool enabled);
-int p4nic_port_query(struct p4nic *nic, u32 port,
-		     struct p4nic_port_info *info);
 
 /* p4nic_port.c */
 int p4nic_port_create(struct p4nic *nic, u32 index);
 void p4nic_port_destroy(struct p4nic_port *port);
 irqreturn_t p4nic_port_irq(int irq, void *data);
 void p4nic_port_link(struct p4nic_port *port);
+void p4nic_port_link_event(struct p4nic *nic, u32 index);
+int p4nic_port_set(struct p4nic *nic, u32 port, bool enabled);
+int p4nic_port_query(struct p4nic *nic, u32 port,
+		     struct p4nic_port_info *info);
 void p4nic_port_quiesce(struct p4nic_port *port);
 void p4nic_port_resume(struct p4nic_port *port);
 

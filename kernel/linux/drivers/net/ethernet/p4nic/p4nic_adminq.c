@@ -331,12 +331,8 @@ irqreturn_t p4nic_event_irq(int irq, void *data)
 		port = le16_to_cpu(ev->port);
 		switch (le16_to_cpu(ev->type)) {
 		case P4NIC_EV_LINK:
-			if (port < nic->num_ports && nic->ports[port])
-				p4nic_port_link(nic->ports[port]);
-			else
-				dev_warn_ratelimited(&nic->pdev->dev,
-						     "link event for port %u, which does not exist\n",
-						     port);
+			/* the ports' business (p4nic_port.c), set at probe */
+			nic->link_event(nic, port);
 			break;
 		case P4NIC_EV_FATAL:
 			nic->dead = true;
@@ -358,38 +354,4 @@ irqreturn_t p4nic_event_irq(int irq, void *data)
 	if (any)
 		p4nic_wr(nic, P4NIC_REG_EQ_HEAD, nic->eq_head);
 	return any ? IRQ_HANDLED : IRQ_NONE;
-}
-
-/**
- * p4nic_port_set - enable or disable a port on the device
- * @nic: the device
- * @port: the port
- * @enabled: its new state
- *
- * The port runs the loaded pipeline while a p4 filter binds it there
- * (p4nic_offload.c); callers hold RTNL.
- *
- * Return: 0 or a negative errno.
- */
-int p4nic_port_set(struct p4nic *nic, u32 port, bool enabled)
-{
-	u32 p[2] = { port, (enabled ? P4NIC_PORT_ENABLED : 0) |
-			   (nic->port_binds[port] ? P4NIC_PORT_PIPELINE : 0) };
-
-	return p4nic_cmd(nic, P4NIC_CMD_PORT_SET, NULL, 0, NULL, 0, p, 2, NULL);
-}
-
-/**
- * p4nic_port_query - a port's MAC, state and device counters
- * @nic: the device
- * @port: the port
- * @info: receives them
- *
- * Return: 0 or a negative errno.
- */
-int p4nic_port_query(struct p4nic *nic, u32 port,
-		     struct p4nic_port_info *info)
-{
-	return p4nic_cmd(nic, P4NIC_CMD_PORT_QUERY, NULL, 0, info, sizeof(*info),
-			 &port, 1, NULL);
 }

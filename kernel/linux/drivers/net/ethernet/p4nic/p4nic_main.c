@@ -103,6 +103,7 @@ static int p4nic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	INIT_LIST_HEAD(&nic->binds);
 	spin_lock_init(&nic->cpl_lock);
 	init_completion(&nic->cpl_done);
+	nic->link_event = p4nic_port_link_event;
 	pci_set_drvdata(pdev, nic);
 
 	ret = pcim_enable_device(pdev);

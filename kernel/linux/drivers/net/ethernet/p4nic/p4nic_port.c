@@ -287,6 +287,57 @@ irqreturn_t p4nic_port_irq(int irq, void *data)
 }
 
 /**
+ * p4nic_port_set - enable or disable a port on the device
+ * @nic: the device
+ * @port: the port
+ * @enabled: its new state
+ *
+ * The port runs the loaded pipeline while a p4 filter binds it there
+ * (p4nic_offload.c); callers hold RTNL.
+ *
+ * Return: 0 or a negative errno.
+ */
+int p4nic_port_set(struct p4nic *nic, u32 port, bool enabled)
+{
+	u32 p[2] = { port, (enabled ? P4NIC_PORT_ENABLED : 0) |
+			   (nic->port_binds[port] ? P4NIC_PORT_PIPELINE : 0) };
+
+	return p4nic_cmd(nic, P4NIC_CMD_PORT_SET, NULL, 0, NULL, 0, p, 2, NULL);
+}
+
+/**
+ * p4nic_port_query - a port's MAC, state and device counters
+ * @nic: the device
+ * @port: the port
+ * @info: receives them
+ *
+ * Return: 0 or a negative errno.
+ */
+int p4nic_port_query(struct p4nic *nic, u32 port,
+		     struct p4nic_port_info *info)
+{
+	return p4nic_cmd(nic, P4NIC_CMD_PORT_QUERY, NULL, 0, info, sizeof(*info),
+			 &port, 1, NULL);
+}
+
+/**
+ * p4nic_port_link_event - the device says a port's link changed
+ * @nic: the device
+ * @index: the port, as the event gives it (not trusted)
+ *
+ * struct p4nic's link_event: called by the event interrupt.
+ */
+void p4nic_port_link_event(struct p4nic *nic, u32 index)
+{
+	if (index < nic->num_ports && nic->ports[index])
+		p4nic_port_link(nic->ports[index]);
+	else
+		dev_warn_ratelimited(&nic->pdev->dev,
+				     "link event for port %u, which does not exist\n",
+				     index);
+}
+
+/**
  * p4nic_port_link - read the port's link state into the carrier
  * @port: the port
  */
