@@ -57,6 +57,10 @@ uint32_t ib_headerop(struct ib *b, uint32_t hdr);	/* setvalid, setinvalid */
 /* The same operand, sliced to bits [start, end]. */
 uint32_t ib_slice(struct ib *b, uint32_t opnd, uint16_t start, uint16_t end);
 
+/* The operand count and list ib_insn() takes: OPS(a, b, c) */
+#define OPS(...) (sizeof((uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t)), \
+		 (uint32_t[]){ __VA_ARGS__ }
+
 /* Programs: begin, add instructions, end. */
 void ib_prog_begin(struct ib *b);
 void ib_insn(struct ib *b, uint8_t op, uint32_t n, const uint32_t *opnds);

@@ -5,9 +5,6 @@
 #include "imgbuild.h"
 #include "programs.h"
 
-#define OPS(...) (sizeof((uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t)), \
-		 (uint32_t[]){ __VA_ARGS__ }
-
 struct l3 {
 	uint32_t eth, ipv4;
 	uint32_t eth_dst, eth_src, eth_type;

@@ -15,9 +15,6 @@
 #include "programs.h"
 #include "rig.h"
 
-#define OPS(...) (sizeof((uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t)), \
-		 (uint32_t[]){ __VA_ARGS__ }
-
 /* The packet's table hits outnumber the hit list: it goes to the host. */
 static void test_hit_list_full(void **state)
 {

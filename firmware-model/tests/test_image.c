@@ -13,9 +13,6 @@
 #include "programs.h"
 #include "rig.h"
 
-#define OPS(...) (sizeof((uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t)), \
-		 (uint32_t[]){ __VA_ARGS__ }
-
 static struct p4nic_image_section *dir(uint8_t *img, uint32_t kind)
 {
 	struct p4nic_image_hdr *h = (struct p4nic_image_hdr *)img;
