@@ -84,6 +84,11 @@ void p4fw_exact_destroy(struct p4fw_exact *t)
 	free(t);
 }
 
+uint64_t p4fw_exact_seed(const struct p4fw_exact *t)
+{
+	return t->seed;
+}
+
 static uint8_t *bucket(const struct p4fw_exact *t, uint32_t b)
 {
 	return t->mem + (size_t)b * t->bstride;

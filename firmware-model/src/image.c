@@ -672,9 +672,11 @@ static int read_tables(struct loader *l)
 					   sizeof(*t->entries));
 		t->keys = fw_big_zalloc((size_t)t->max_entries * 2 *
 					t->key_bytes);
-		/* one seed per table, none a guest can predict */
-		seed = p4fw_hash64(l->seed ^ (i + 1) * 0x9e3779b97f4a7c15ull,
-				   l->seed);
+		/*
+		 * One seed per table, none a guest can predict.  (Not
+		 * hash64(seed ^ x, seed): the seed cancels out of that.)
+		 */
+		seed = p4fw_hash64((i + 1) * 0x9e3779b97f4a7c15ull, l->seed);
 		switch (t->type) {
 		case P4NIC_TABLE_EXACT:
 			t->exact = p4fw_exact_create(t->key_bytes,

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "p4fw/exact.h"
 #include "p4fw/ternary.h"
+#include "fw.h"
+#include "pipeline.h"
 #include "programs.h"
 #include "rig.h"
 
@@ -194,6 +197,57 @@ static void test_ternary_same_key(void **state)
 	rig_free(r);
 }
 
+/* The seed of the loaded pipeline's first exact table. */
+static uint64_t exact_seed(struct rig *r)
+{
+	const struct fw_pipeline *p = r->fw->pipe;
+	uint32_t i;
+
+	assert_non_null(p);
+	for (i = 0; i < p->num_tables; i++)
+		if (p->tables[i].type == P4NIC_TABLE_EXACT)
+			return p4fw_exact_seed(p->tables[i].exact);
+	fail_msg("the program has no exact table");
+	return 0;
+}
+
+static uint64_t seed_after_load(uint64_t secret, int loads)
+{
+	struct rig *r = rig_new(4);	/* the ACL's ports */
+	uint64_t seed;
+
+	p4fw_set_secret(r->fw, secret);
+	while (loads--) {
+		/* a RESET unloads; the load count goes on */
+		assert_int_equal(rig_cmd(r, P4NIC_CMD_RESET, NULL, 0, 0, 0, 0,
+					 0).status, P4NIC_ST_OK);
+		rig_load(r, program_acl);
+	}
+	seed = exact_seed(r);
+	rig_free(r);
+	return seed;
+}
+
+/*
+ * An exact table's hash seed comes from the device's secret (QEMU draws
+ * it from the guest-random source) and the load count, not from a stack
+ * address a guest could learn or a value it could predict: different
+ * secrets give different seeds, each load its own, and a given secret
+ * the same ones (a fuzzer's run replays).
+ */
+static void test_hash_seed_from_secret(void **state)
+{
+	uint64_t a1 = seed_after_load(0x0123456789abcdefull, 1);
+	uint64_t a2 = seed_after_load(0x0123456789abcdefull, 2);
+	uint64_t b1 = seed_after_load(0xfedcba9876543210ull, 1);
+
+	(void)state;
+	assert_int_not_equal(a1, 0);
+	assert_int_not_equal(a1, a2);
+	assert_int_not_equal(a1, b1);
+	assert_int_equal(a1, seed_after_load(0x0123456789abcdefull, 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_wide_key_write),
 		cmocka_unit_test(test_mem_limit),
 		cmocka_unit_test(test_ternary_same_key),
+		cmocka_unit_test(test_hash_seed_from_secret),
 	};
 
 	return cmocka_run_group_tests_name("hostile", tests, NULL, NULL);

@@ -37,6 +37,8 @@ struct p4fw_exact;
 struct p4fw_exact *p4fw_exact_create(uint32_t key_bytes, uint32_t max_entries,
 				     uint64_t seed, int *err);
 void p4fw_exact_destroy(struct p4fw_exact *t);
+/* The seed the table was created with: for tests of where seeds come from. */
+uint64_t p4fw_exact_seed(const struct p4fw_exact *t);
 
 /*
  * Add KEY -> VALUE.  -EEXIST if KEY is present (use replace), -ENOSPC when
