@@ -328,6 +328,9 @@ uint64_t p4nic_port_read(P4NicState *s, uint32_t p, hwaddr off)
     case P4NIC_PORT_RX_HEAD:
         return pt->rx.head;
     case P4NIC_PORT_STATUS:
+        if (s->babble) {
+            p4nic_event_babble(s, p);
+        }
         return (qemu_get_queue(pt->nic)->link_down ? 0 : P4NIC_PORT_LINK_UP) |
                (p4fw_port_enabled(s->fw, p) ? P4NIC_PORT_ENABLED : 0);
     case P4NIC_PORT_MAC_LO:

@@ -190,6 +190,24 @@ void p4nic_event_post(P4NicState *s, uint16_t type, uint16_t port,
     }
 }
 
+/*
+ * x-babble: a link event the driver did not make room for, without an
+ * interrupt (see P4NicState.babble).
+ */
+void p4nic_event_babble(P4NicState *s, uint16_t port)
+{
+    uint8_t ev[sizeof(struct p4nic_event)] = { 0 };
+
+    if (!p4nic_running(s) || !s->eq.size) {
+        return;
+    }
+    stw_le_p(ev + offsetof(struct p4nic_event, type), P4NIC_EV_LINK);
+    stw_le_p(ev + offsetof(struct p4nic_event, port), port);
+    s->babbled++;
+    trace_p4nic_event_babble(port, s->babbled);
+    p4nic_cq_post(s, &s->eq, P4NIC_REG_EQ_BASE_LO, ev);
+}
+
 /* The firmware's view of guest memory: the function's DMA. */
 static int p4nic_dma_read(void *opaque, uint64_t addr, void *buf,
                           uint32_t len)

@@ -435,6 +435,16 @@ static void p4nic_set_fatal(Object *obj, bool value, Error **errp)
     p4nic_fatal(s, 0, 0);
 }
 
+static bool p4nic_get_babble(Object *obj, Error **errp)
+{
+    return P4NIC(obj)->babble;
+}
+
+static void p4nic_set_babble(Object *obj, bool value, Error **errp)
+{
+    P4NIC(obj)->babble = value;
+}
+
 static void p4nic_instance_init(Object *obj)
 {
     P4NicState *s = P4NIC(obj);
@@ -445,6 +455,10 @@ static void p4nic_instance_init(Object *obj)
                                    OBJ_PROP_FLAG_READWRITE);
     object_property_add_bool(obj, "x-fatal", p4nic_get_fatal,
                              p4nic_set_fatal);
+    object_property_add_bool(obj, "x-babble", p4nic_get_babble,
+                             p4nic_set_babble);
+    object_property_add_uint64_ptr(obj, "x-babbled", &s->babbled,
+                                   OBJ_PROP_FLAG_READ);
 }
 
 static Property p4nic_properties[] = {

@@ -121,9 +121,15 @@ struct P4NicState {
     /*
      * Test knobs (qom-set at run time) for the driver's tests of a
      * device that misbehaves: admin commands with this opcode complete
-     * with BUSY, unexecuted (0: none).
+     * with BUSY, unexecuted (0: none).  With babble set, every read of
+     * a port's STATUS register writes another link event into the event
+     * queue, past the head the driver gave and without an interrupt:
+     * a driver must not spend its interrupt handler on such a device
+     * forever (babbled counts those events).
      */
     uint16_t refuse_opcode;
+    bool babble;
+    uint64_t babbled;
 
     uint8_t txbuf[P4NIC_PKT_MAX];
 };
@@ -154,6 +160,7 @@ void p4nic_queue_write(P4NicState *s, hwaddr off, uint32_t val);
 /* FATAL: post even though the device stopped (the fatal event itself) */
 void p4nic_event_post(P4NicState *s, uint16_t type, uint16_t port,
                       uint32_t data, bool fatal);
+void p4nic_event_babble(P4NicState *s, uint16_t port);
 void p4nic_aq_bh(void *opaque);
 
 /* p4nic-ports.c */

@@ -128,6 +128,7 @@ struct p4nic_port {
  *	(p4nic_registers.c), for a reset
  * @num_reg_init: entries of @reg_init
  * @devlink: its devlink instance (p4nic_devlink.c)
+ * @dbg: its test knobs' debugfs directory (p4nic_debugfs.c)
  */
 struct p4nic {
 	struct pci_dev *pdev;
@@ -173,6 +174,7 @@ struct p4nic {
 	struct p4nic_reg_init **reg_init;
 	u32 num_reg_init;
 	struct devlink *devlink;
+	struct dentry *dbg;
 };
 
 static inline u32 p4nic_rd(struct p4nic *nic, u32 off)
@@ -189,6 +191,12 @@ static inline u32 p4nic_port_reg(u32 port, u32 off)
 {
 	return P4NIC_REG_PORT(port) + off;
 }
+
+/* p4nic_debugfs.c */
+void p4nic_debugfs_init(void);
+void p4nic_debugfs_exit(void);
+void p4nic_debugfs_add(struct p4nic *nic);
+void p4nic_debugfs_remove(struct p4nic *nic);
 
 /* p4nic_adminq.c */
 int p4nic_adminq_init(struct p4nic *nic);

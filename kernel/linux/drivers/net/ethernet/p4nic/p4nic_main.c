@@ -159,6 +159,7 @@ static int p4nic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		if (ret)
 			goto ports;
 	}
+	p4nic_debugfs_add(nic);
 	dev_info(dev, "%u ports, ABI %u.%u\n", nic->num_ports,
 		 le16_to_cpu(nic->identity.abi_major),
 		 le16_to_cpu(nic->identity.abi_minor));
@@ -188,6 +189,7 @@ static void p4nic_remove(struct pci_dev *pdev)
 	 * stays while the netdevs close (which disables their ports on the
 	 * device); a reset then stops all DMA before the queues' memory goes.
 	 */
+	p4nic_debugfs_remove(nic);
 	free_irq(pci_irq_vector(pdev, P4NIC_VEC_EVENT), nic);
 	p4nic_devlink_unregister(nic);
 	p4nic_ports_destroy(nic);
@@ -259,7 +261,25 @@ static struct pci_driver p4nic_driver = {
 	.remove		= p4nic_remove,
 	.err_handler	= &p4nic_err_handlers,
 };
-module_pci_driver(p4nic_driver);
+
+static int __init p4nic_init(void)
+{
+	int ret;
+
+	p4nic_debugfs_init();
+	ret = pci_register_driver(&p4nic_driver);
+	if (ret)
+		p4nic_debugfs_exit();
+	return ret;
+}
+module_init(p4nic_init);
+
+static void __exit p4nic_exit(void)
+{
+	pci_unregister_driver(&p4nic_driver);
+	p4nic_debugfs_exit();
+}
+module_exit(p4nic_exit);
 
 MODULE_DESCRIPTION("P4 programmable NIC (P4TC offload reference driver)");
 MODULE_LICENSE("GPL");

@@ -10,6 +10,7 @@
  * frame, so the netdev has no scatter-gather.
  */
 #include <linux/dma-mapping.h>
+#include <linux/error-injection.h>
 #include <linux/etherdevice.h>
 #include <linux/interrupt.h>
 #include <linux/if_vlan.h>
@@ -669,6 +670,9 @@ napi:
 	free_netdev(netdev);
 	return ret;
 }
+
+/* a failed probe after some ports exist (tests/guest/p4nic-hostile-device.sh) */
+ALLOW_ERROR_INJECTION(p4nic_port_create, ERRNO);
 
 /**
  * p4nic_port_destroy - unregister a port's netdev (closing it first)
