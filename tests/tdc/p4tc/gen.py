@@ -328,7 +328,7 @@ md.case("metadata: ids are assigned from 1",
 for ty, out in [("bit1", "bit1"), ("bit128", "bit128"), ("bit12", "bit12"),
                 ("int8", "int8"), ("int5", "int5"), ("int128", "int128"),
                 ("u32", "bit32"), ("be16", "be16"), ("ipv4", "ipv4"),
-                ("mac", "mac"), ("bool", "bool"), ("dev", "dev"),
+                ("mac", "macaddr"), ("bool", "bool"), ("dev", "dev"),
                 ("bit32[16-31]", r"bit32\[16-31\]")]:
     md.case(f"metadata: type {ty}",
             [MK], f"{P} create metadata/ptest/mt type {ty}", MG,
@@ -371,15 +371,15 @@ md.refuse("metadata: a missing pipeline is refused",
           [], f"{P} create metadata/pnothere/m1 type bit8",
           "Pipeline name not found", pipes=())
 md.refuse("metadata: get of a missing name",
-          [MK], f"{P} get metadata/ptest/nothere", "Metadata name not found")
+          [MK], f"{P} get metadata/ptest/nothere", "Metadatum name not found")
 md.refuse("metadata: get of a missing id",
           [MK], f"{P} get metadata/ptest/ mid 77",
-          "Unable to find metadata by id")
+          "Unable to find metadatum by id")
 md.refuse("metadata: name and id of different metadata",
           [MK, f"{P} create metadata/ptest/m1 mid 1 type bit8",
            f"{P} create metadata/ptest/m2 mid 2 type bit8"],
           f"{P} get metadata/ptest/m1 mid 2",
-          "Metadata name and id name different metadata")
+          "Metadatum name and id name different metadata")
 md.case("metadata: get by id alone",
         [MK, f"{P} create metadata/ptest/m1 mid 9 type bit8"],
         f"{P} get metadata/ptest/ mid 9", f"{P} get metadata/ptest/ mid 9",
@@ -389,13 +389,13 @@ md.case("metadata: update the type",
         f"{P} update metadata/ptest/m1 type int32", MG, "m1 type int32")
 md.refuse("metadata: update of a missing name",
           [MK], f"{P} update metadata/ptest/m1 type int32",
-          "Metadata name not found")
+          "Metadatum name not found")
 md.case("metadata: delete one",
         [MK, f"{P} create metadata/ptest/m1 type bit8",
          f"{P} create metadata/ptest/m2 type bit8"],
         f"{P} del metadata/ptest/m1", MG, r"^metadata mid 2 name m2 type bit8\n$")
 md.refuse("metadata: delete of a missing name",
-          [MK], f"{P} del metadata/ptest/m1", "Metadata name not found")
+          [MK], f"{P} del metadata/ptest/m1", "Metadatum name not found")
 md.case("metadata: flush",
         [MK, f"{P} create metadata/ptest/m1 type bit8",
          f"{P} create metadata/ptest/m2 type bit8"],
@@ -469,6 +469,46 @@ md.refuse("metadata: a name without its NUL is refused",
           [MK], "$P4NL unterminated ptest",
           "Attribute failed policy validation", MG, "metadata mid", count=0)
 
+
+# The seed's addressing: ids alone, names alone, both; a mismatch refused.
+MKI = f"{P} create pipeline/ptest pipeid 22"
+MKM = f"{P} create metadata/ptest/mname mid 42 type bit8"
+md.case("metadata: get by pipeline id and metadata id alone (seed, JSON)",
+        [MKI, MKM], f"$TC -j p4template get metadata/ pipeid 22 mid 42",
+        f"$TC -j p4template get metadata/ pipeid 22 mid 42",
+        json_=[{"pname": "ptest", "pipeid": 22, "obj": "metadata"},
+               {"templates": [{"mid": 42, "mname": "mname", "mtype": "bit",
+                               "msize": 8}]}])
+md.case("metadata: get by pipeline name and metadata id",
+        [MKI, MKM], f"{P} get metadata/ptest/ mid 42",
+        f"{P} get metadata/ptest/ mid 42", r"metadata mid 42 name mname type bit8")
+md.case("metadata: get by pipeline id, metadata name and id",
+        [MKI, MKM], f"{P} get metadata/ptest/mname pipeid 22 mid 42",
+        f"{P} get metadata/ptest/mname pipeid 22 mid 42",
+        r"metadata mid 42 name mname type bit8")
+md.refuse("metadata: a name and an id of different metadata are refused",
+          [MKI, MKM, f"{P} create metadata/ptest/other mid 43 type bit8"],
+          f"{P} get metadata/ptest/mname mid 43",
+          "Metadatum name and id name different metadata", MG,
+          "metadata mid 4[23]", count=2)
+md.refuse("metadata: a pipeline name and id that disagree are refused",
+          [MKI, f"{P} create pipeline/pother pipeid 23", MKM],
+          f"{P} get metadata/ptest/ pipeid 23 mid 42",
+          "Pipeline name and id name different pipelines", MG,
+          "metadata mid 42", teardown=[pdel(), pdel("pother")])
+md.case("metadata: dump by pipeline id alone",
+        [MKI, MKM, f"{P} create metadata/ptest/m2 mid 43 type bit16"],
+        f"{P} get metadata/ pipeid 22", f"{P} get metadata/ pipeid 22",
+        r"metadata mid 4[23] name m", count=2)
+md.case("metadata: delete by ids alone",
+        [MKI, MKM], f"{P} del metadata/ pipeid 22 mid 42",
+        MG, r"metadata mid 42", count=0)
+md.case("metadata: flush by pipeline id alone",
+        [MKI, MKM, f"{P} create metadata/ptest/m2 mid 43 type bit16"],
+        f"{P} del metadata/ pipeid 22", MG, r"metadata mid", count=0)
+md.refuse("metadata: an unknown pipeline id is refused",
+          [MKI], f"{P} get metadata/ pipeid 99 mid 42",
+          "Unable to find pipeline by id")
 
 # ---------------------------------------------------------------- requests
 rq = File("p4tc-requests.json", "7c")
@@ -897,7 +937,7 @@ rg.case("register: create (JSON)",
         f"$TC -j p4template get register/ptest/reg1",
         json_=[{"pname": "ptest", "obj": "register"},
                {"templates": [{"regname": "reg1", "regid": 3,
-                               "containertype": "u32", "startbit": 0,
+                               "containertype": "bit32", "startbit": 0,
                                "endbit": 31, "numelems": 2,
                                "elements": [{"index": 0, "value": 0},
                                             {"index": 1, "value": 0}]}]}])
@@ -1019,6 +1059,29 @@ rg.refuse("register: elements cannot be deleted",
           "Elements cannot be deleted, only set", f"{P} get register/ptest/",
           "reg1")
 
+RGI = [f"{P} create pipeline/ptest pipeid 22",
+       f"{RC}/reg1 regid 3 type bit37 numelems 2"]
+rg.case("register: get by pipeline id and register id alone (seed, JSON)",
+        RGI, f"$TC -j p4template get register/ pipeid 22 regid 3",
+        f"$TC -j p4template get register/ pipeid 22 regid 3",
+        json_=[{"pname": "ptest", "pipeid": 22, "obj": "register"},
+               {"templates": [{"regname": "reg1", "regid": 3,
+                               "containertype": "bit64", "startbit": 0,
+                               "endbit": 36, "numelems": 2}]}])
+rg.case("register: update a value by ids alone",
+        RGI, f"{P} update register/ pipeid 22 regid 3 index 1 value constant.bit37.5",
+        f"$TC -j p4template get register/ptest/reg1",
+        json_=[{"obj": "register"},
+               {"templates": [{"elements": [{"index": 0, "value": 0},
+                                            {"index": 1, "value": 5}]}]}])
+rg.case("register: delete by ids alone",
+        RGI, f"{P} del register/ pipeid 22 regid 3",
+        f"{P} get register/ptest/", r"register name reg1", count=0)
+rg.refuse("register: a name and an id of different registers are refused",
+          [*RGI, f"{RC}/reg2 regid 4 type bit8 numelems 1"],
+          f"{P} get register/ptest/reg1 regid 4",
+          "Register name and id name different registers")
+
 # ---------------------------------------------------------------- actions
 ac = File("p4tc-action.json", "7f")
 AC = f"{P} create action/ptest"
@@ -1038,19 +1101,19 @@ ATD = [["$TC actions flush action ptest/act1", 0, 1, 255], pdel()]
 ac.case("action template: create with typed parameters (JSON)",
         [MK], A1, f"$TC -j p4template get action/ptest/act1",
         json_=[{"pname": "ptest", "obj": "action template"},
-               {"templates": [{"aname": "act1", "actid": 1,
+               {"templates": [{"aname": "ptest/act1", "actid": 1,
                                "state": "inactive",
                                "params": [
                                    {"name": "port", "type": "dev", "id": 1},
-                                   {"name": "dmac", "type": "mac", "id": 5},
+                                   {"name": "dmac", "type": "macaddr", "id": 5},
                                    {"name": "ttl", "type": "bit8",
                                     "id": 2}]}]}])
 ac.case("action template: actid chosen, a control-block name",
         [MK], f"{AC}/cb/act1 actid 42", f"{P} get action/ptest/cb/act1",
-        r"action template name cb/act1 actid 42 state inactive")
+        r"action template name ptest/cb/act1 actid 42 state inactive")
 ac.case("action template: a template without parameters",
         [MK], f"{AC}/noparams", AG,
-        r"action template name noparams actid 1 state inactive\n$")
+        r"action template name ptest/noparams actid 1 state inactive\n$")
 ac.case("action template: every parameter type",
         [MK], f"{AC}/act1 param a type bit1 param b type int8 param c "
         "type be16 param d type ipv4 param e type bool param f type "
@@ -1095,10 +1158,10 @@ ac.refuse("action template: a parameter needs a type (tc)",
           [MK], f"{AC}/act1 param x",
           'Command line is not complete. Try option "help"', prefix="")
 ac.refuse("action template: an unknown template is not found",
-          [MK], f"{P} get action/ptest/nope", "Action template name not found")
+          [MK], f"{P} get action/ptest/nope", "Action name not found")
 ac.refuse("action template: an unknown id is not found",
           [MK], f"{P} get action/ptest/ actid 9",
-          "Unable to find action template by id")
+          "Unable to find action by id")
 ac.case("action template: state active makes the tc action kind",
         [MK, A1], f"{AU}/act1 state active && {AA} {LO} index 1",
         f"{P} get action/ptest/act1; {ALS}",
@@ -1116,13 +1179,13 @@ ac.case("action template: update replaces the parameters of an inactive one",
         r"state inactive\n\t param x type bit16 id 1\n$")
 ac.case("action template: dump lists every template",
         [MK, f"{AC}/a1", f"{AC}/a2", f"{AC}/a3 state active"], AG,
-        AG, r"^action template name a\d actid \d+ state", count=3)
+        AG, r"^action template name ptest/a\d actid \d+ state", count=3)
 ac.case("action template: 40 templates dump across messages",
         [MK, batch(f"p4template create action/ptest/a$i", 40)], AG, AG,
-        r"^action template name a\d+ actid \d+ state inactive", count=40)
+        r"^action template name ptest/a\d+ actid \d+ state inactive", count=40)
 ac.case("action template: delete one",
         [MK, f"{AC}/a1", f"{AC}/a2"], f"{P} del action/ptest/a1", AG,
-        r"^action template name a2 ")
+        r"^action template name ptest/a2 ")
 ac.case("action template: flush deletes every template and its instances",
         [MK, f"{AC}/a1", A1ON, f"{AA} {LO} index 4"],
         f"{P} del action/ptest/", f"{AG}; {ALS}",
@@ -1152,7 +1215,7 @@ ac.case("action: instance with every parameter (JSON)",
                              "params": [
                                  {"name": "port", "type": "dev",
                                   "value": "p4d0", "id": 1},
-                                 {"name": "dmac", "type": "mac",
+                                 {"name": "dmac", "type": "macaddr",
                                   "value": "00:11:22:33:44:55", "id": 2},
                                  {"name": "ttl", "type": "bit8",
                                   "value": 64, "id": 3}],
@@ -1308,11 +1371,56 @@ ac.refuse("action: an instance without its options block (netlink)",
           "$P4NL inst ptest/act1 noopt",
           "P4 action needs its parameters block", ALS, "ptest/act1", count=0,
           teardown=ATD)
-ac.refuse("action: an instance gives values, not types (netlink)",
+ac.refuse("action: an instance's parameter type must be its template's (netlink)",
           [MK, f"{AC}/act1 param x type bit8 state active"],
-          "$P4NL inst ptest/act1 type", "An instance gives values, not types",
+          "$P4NL inst ptest/act1 type", "Param type differs from template",
           ALS, "ptest/act1", count=0, teardown=ATD)
 
+
+# The seed's addressing and instances
+ACI = [f"{P} create pipeline/ptest pipeid 22",
+       f"{AC}/test actid 1 param param1 type bit32 id 1"]
+ac.case("action template: get by pipeline id and action id alone (seed, JSON)",
+        ACI, f"$TC -j p4template get action/ pipeid 22 actid 1",
+        f"$TC -j p4template get action/ pipeid 22 actid 1",
+        json_=[{"pname": "ptest", "pipeid": 22, "obj": "action template"},
+               {"templates": [{"aname": "ptest/test", "actid": 1,
+                               "params": [{"name": "param1", "type": "bit32",
+                                           "id": 1}]}]}])
+ac.case("action template: activate by ids alone",
+        ACI, f"{P} update action/ pipeid 22 actid 1 state active",
+        f"{P} get action/ptest/test", r"state active")
+ac.case("action template: delete by ids alone",
+        ACI, f"{P} del action/ pipeid 22 actid 1", AG, r"name ptest/test", count=0)
+ac.refuse("action template: a name and an id of different templates are refused",
+          [*ACI, f"{AC}/other actid 2"], f"{P} get action/ptest/test actid 2",
+          "Action template name and id name different templates")
+ac.case("action: an instance in the seed's form: param NAME type T id N VALUE (JSON)",
+        [*ACI, f"{P} update action/ptest/test state active"],
+        "$TC actions add action ptest/test param param1 type bit32 id 1 4294967295 index 7",
+        "$TC -j actions get action ptest/test index 7",
+        json_=[{}, {"actions": [{"kind": "ptest/test", "index": 7,
+                                 "params": [{"name": "param1", "type": "bit32",
+                                             "value": 4294967295,
+                                             "id": 1}]}]}],
+        teardown=["$TC actions flush action ptest/test", pdel()])
+ac.case("action: an instance in the seed's form without the id",
+        [*ACI, f"{P} update action/ptest/test state active"],
+        "$TC actions add action ptest/test param param1 type bit32 5 index 7",
+        "$TC actions get action ptest/test index 7", r"param1 5",
+        teardown=["$TC actions flush action ptest/test", pdel()])
+ac.refuse("action: an instance whose parameter type differs from the template's",
+          [*ACI, f"{P} update action/ptest/test state active"],
+          "$TC actions add action ptest/test param param1 type bit16 id 1 5 index 7",
+          "Param type differs from template", "$TC actions ls action ptest/test",
+          "ptest/test", count=0,
+          teardown=[["$TC actions flush action ptest/test", 0, 1, 255], pdel()])
+ac.refuse("action: an instance whose parameter id differs from the template's",
+          [*ACI, f"{P} update action/ptest/test state active"],
+          "$TC actions add action ptest/test param param1 type bit32 id 9 5 index 7",
+          "Unable to find param by id", "$TC actions ls action ptest/test",
+          "ptest/test", count=0,
+          teardown=[["$TC actions flush action ptest/test", 0, 1, 255], pdel()])
 
 # ---------------------------------------------------------------- commands
 cm = File("p4tc-cmds.json", "70")
@@ -1348,13 +1456,13 @@ def cmd_ok(name, cmds, pattern, setup=(), count=1, json_=None):
 def cmd_refused(name, cmds, message, setup=(), **kw):
     """An action whose commands are refused with MESSAGE; nothing is made."""
     cm.refuse(name, [*CSET, *setup], f"{CA} {cmds}", message,
-              f"{P} get action/ptest/", "name a ", count=0, **kw)
+              f"{P} get action/ptest/", "name ptest/a ", count=0, **kw)
 
 
 cmd_ok("cmd: set from a constant (JSON)",
        "param x type bit8 cmd set metadata.ptest.m8 constant.bit8.5", None,
        json_=[{"obj": "action template"},
-              {"templates": [{"aname": "a", "params": [
+              {"templates": [{"aname": "ptest/a", "params": [
                   {"name": "x", "type": "bit8", "id": 1}],
                   "cmds": ["set metadata.ptest.m8 constant.bit8.5"]}]}])
 cmd_ok("cmd: set with slices on both sides",
@@ -1698,6 +1806,29 @@ cmd_pkt("cmd: packets: act with arguments runs the callee's program",
                "register.ptest.reg1[1] register.ptest.reg1[1] param.x "
                "cmd ret drop state active"])
 
+
+# The seed's "control VERDICT" after any command; the kernel metadata
+# the seed's commands write
+cmd_ok("cmd: control after a command that is no branch (seed)",
+       "cmd set metadata.kernel.skbmark constant.bit32.123 control drop",
+       r"cmd set metadata.kernel.skbmark constant.bit32.123 control drop")
+cm.refuse("cmd: only branches take a second control",
+          CSET, f"{CA} cmd set metadata.kernel.skbmark constant.bit32.1 control drop / pipe",
+          "only branches take a second control", f"{P} get action/ptest/", "name ptest/a ",
+          count=0)
+for km, val in [("tcindex", "constant.bit16.1"), ("skbidf", "constant.bit1.1"),
+                ("skbpeek", "constant.bit1.1"), ("skboook", "constant.bit1.1"),
+                ("skbptype", "constant.bit3.1"), ("skbqmap", "constant.bit16.1"),
+                ("skbproto", "constant.be16.0x800"), ("skbhash", "constant.bit32.7"),
+                ("pktlen", "constant.bit32.60"), ("datalen", "constant.bit32.0"),
+                ("ptypeoff", "constant.bit8.1"), ("iif", "dev.lo")]:
+    cmd_ok(f"cmd: the seed's write of kernel metadata {km} is accepted",
+           f"cmd set metadata.kernel.{km} {val}",
+           rf"cmd set metadata.kernel.{km} ")
+cm.refuse("cmd: kernel metadata the seed never writes stays read only",
+          CSET, f"{CA} cmd set metadata.kernel.direction constant.bit1.1",
+          "Command 1 operand 1: cannot be written", f"{P} get action/ptest/",
+          "name ptest/a ", count=0)
 
 # ---------------------------------------------------------------- tables
 tb = File("p4tc-table.json", "6a")

@@ -74,6 +74,7 @@ PIPELINE_STATE = 3
 META_NAME, META_SIZE = 1, 2
 HDRFIELD_DATA, HDRFIELD_NAME, HDRFIELD_PARSER_NAME = 1, 2, 3
 P4T_U8 = 1
+P4T_U16 = 2
 OBJ_ACT = 4
 ACT_NAME, ACT_PARMS, ACT_OPT, ACT_CMDS, ACT_ACTIVE = 1, 2, 3, 5, 6
 PARAM_NAME, PARAM_TYPE, PARAM_VALUE = 1, 3, 4
@@ -304,8 +305,10 @@ def main(argv):
                       nest(P4TC_ROOT, nest(1, nest(P4TC_PARAMS,
                            strz(ACT_NAME, a[1]), extra))))
     elif sc == "inst":
+        # "type": the instance restates the type, wrongly (bit16 for bit8)
+        ty = meta_size(P4T_U16, 0, 15) if a[1] == "type" else meta_size()
         opts = nest(ACT_PARMS, nest(1, strz(PARAM_NAME, "x"),
-                                    attr(PARAM_TYPE, meta_size()),
+                                    attr(PARAM_TYPE, ty),
                                     attr(PARAM_VALUE, b"\1")))
         if a[1] == "type":
             opts += attr(ACT_OPT, b"\0" * 20)

@@ -3,7 +3,8 @@
  * tc actions of P4TC's dynamic kinds: "PIPELINE/ACTION", one kind per
  * active action template.
  *
- *   action PIPE/ACT [ param NAME VALUE ]... [ CONTROL ] [ index N ]
+ *   action PIPE/ACT [ param NAME [ type T [ id N ] ] VALUE ]... [ CONTROL ]
+ *                   [ index N ]
  *
  * Parameter types come from the kernel (the template), so values are
  * written as their type reads: numbers, a.b.c.d, aa:bb:..., device names,
@@ -22,7 +23,8 @@
 static void p4_dyna_explain(void)
 {
 	fprintf(stderr,
-		"Usage: ... PIPELINE/ACTION [ param NAME VALUE ]... [ CONTROL ] [ index N ]\n"
+		"Usage: ... PIPELINE/ACTION [ param NAME [ type T [ id N ] ] VALUE ]...\n"
+		"           [ CONTROL ] [ index N ]\n"
 		"CONTROL := reclassify | pipe | drop | continue | ok | goto chain N\n");
 }
 
@@ -43,27 +45,44 @@ static int p4_dyna_split(const char *kind, char *pname, size_t plen,
 	return 0;
 }
 
-static int p4_dyna_add_param(struct nlmsghdr *n, int idx,
-			     const struct p4_act_param *p, const char *arg)
+/*
+ * One parameter: its name, the value ARG read as TYPE, and, when the
+ * seed's long form restated them, the type and the id for the kernel to
+ * check against the template's.
+ */
+static int p4_dyna_add_param(struct nlmsghdr *n, int idx, const char *name,
+			     const struct p4_type_s *type, bool typed,
+			     __u32 id, const char *arg)
 {
 	__u8 buf[16] = {};
 	struct rtattr *one;
 	struct p4_val v;
 
-	if (p4_val_parse(arg, &p->type, &v)) {
+	if (p4_val_parse(arg, type, &v)) {
 		char tname[64];
 
-		p4_type_format(&p->type, tname, sizeof(tname));
+		p4_type_format(type, tname, sizeof(tname));
 		fprintf(stderr,
 			"Error: value \"%s\" of parameter %s is not a %s\n",
-			arg, p->name, tname);
+			arg, name, tname);
 		return -1;
 	}
-	p4_val_to_container(&v, p->type.typeid, buf);
+	p4_val_to_container(&v, type->typeid, buf);
 	one = addattr_nest(n, MAX_MSG, idx | NLA_F_NESTED);
-	addattrstrz(n, MAX_MSG, P4TC_ACT_PARAMS_NAME, p->name);
+	addattrstrz(n, MAX_MSG, P4TC_ACT_PARAMS_NAME, name);
+	if (id)
+		addattr32(n, MAX_MSG, P4TC_ACT_PARAMS_ID, id);
+	if (typed) {
+		struct p4tc_meta_size_params sz = {
+			.startbit = type->startbit,
+			.endbit = type->endbit,
+			.datatype = type->typeid,
+		};
+
+		addattr_l(n, MAX_MSG, P4TC_ACT_PARAMS_TYPE, &sz, sizeof(sz));
+	}
 	addattr_l(n, MAX_MSG, P4TC_ACT_PARAMS_VALUE, buf,
-		  p4_type_container_bits(p->type.typeid) / 8);
+		  p4_type_container_bits(type->typeid) / 8);
 	addattr_nest_end(n, one);
 	return 0;
 }
@@ -78,7 +97,10 @@ static int parse_p4_dyna(struct action_util *a, int *argc_p, char ***argv_p,
 	char **argv = *argv_p;
 	int argc = *argc_p;
 	int nparams = -1, given = 0, i, ret = -1;
+	struct p4_type_s type;
 	const char *aname;
+	bool typed;
+	__u32 id;
 
 	if (p4_dyna_split(*argv, pname, sizeof(pname), &aname))
 		return -1;
@@ -106,7 +128,30 @@ static int parse_p4_dyna(struct action_util *a, int *argc_p, char ***argv_p,
 			goto out;
 		}
 		NEXT_ARG();
-		if (p4_dyna_add_param(n, ++given, &params[i], *argv))
+		/* the seed's form: param NAME type T [id N] VALUE */
+		type = params[i].type;
+		typed = !strcmp(*argv, "type");
+		if (typed) {
+			NEXT_ARG();
+			if (p4_type_parse(*argv, &type)) {
+				fprintf(stderr, "Error: \"%s\" is not a type\n",
+					*argv);
+				goto out;
+			}
+			NEXT_ARG();
+		}
+		id = 0;
+		if (!strcmp(*argv, "id")) {
+			NEXT_ARG();
+			if (get_u32(&id, *argv, 0) || !id) {
+				fprintf(stderr, "Error: illegal parameter id \"%s\"\n",
+					*argv);
+				goto out;
+			}
+			NEXT_ARG();
+		}
+		if (p4_dyna_add_param(n, ++given, params[i].name, &type, typed,
+				      id, *argv))
 			goto out;
 		NEXT_ARG_FWD();
 	}

@@ -300,8 +300,9 @@ static int p4_add_cmd(struct nlmsghdr *n, int idx, int argc, char **argv)
 
 	while (argc > 0) {
 		if (!strcmp(*argv, "control")) {
-			if (!branch || argc < 2)
-				return bad("only branches take a control", *argv);
+			/* after any command: the seed's "control VERDICT" */
+			if (argc < 2)
+				return bad("control takes a verdict", *argv);
 			argc--;
 			argv++;
 			/* the controls follow the operands, outside their nest */
@@ -311,6 +312,9 @@ static int p4_add_cmd(struct nlmsghdr *n, int idx, int argc, char **argv)
 			if (p4_add_ctl(n, P4TC_CMD_THEN, &argc, &argv))
 				return -1;
 			if (argc > 0 && !strcmp(*argv, "/")) {
+				if (!branch)
+					return bad("only branches take a second control",
+						   "/");
 				argc--;
 				argv++;
 				if (argc <= 0 ||

@@ -48,10 +48,28 @@ static const struct {
 	{ "key", P4T_KEY, 512 },
 };
 
+/*
+ * How a type prints (text and JSON): by its P4 name, as the seed's tc
+ * does.  Unsigned containers are bitN, signed ones intN; the others print
+ * as themselves.
+ */
 const char *p4_type_name(int typeid)
 {
+	static const struct {
+		int typeid;
+		const char *name;
+	} p4_names[] = {
+		{ P4T_U8, "bit8" }, { P4T_U16, "bit16" }, { P4T_U32, "bit32" },
+		{ P4T_U64, "bit64" }, { P4T_U128, "bit128" },
+		{ P4T_S8, "int8" }, { P4T_S16, "int16" }, { P4T_S32, "int32" },
+		{ P4T_S64, "int64" }, { P4T_S128, "int128" },
+		{ P4T_MACADDR, "macaddr" },
+	};
 	unsigned int i;
 
+	for (i = 0; i < ARRAY_SIZE(p4_names); i++)
+		if (p4_names[i].typeid == typeid)
+			return p4_names[i].name;
 	for (i = 0; i < ARRAY_SIZE(p4_types); i++)
 		if (p4_types[i].typeid == typeid)
 			return p4_types[i].name;

@@ -134,10 +134,7 @@ static int p4tmpl_parse_path(const char *str, struct p4tmpl_path *path)
 
 	if (path_next(&p, path->pname, sizeof(path->pname), false))
 		return -1;
-	if (!path->pname[0]) {
-		fprintf(stderr, "Error: path \"%s\" names no pipeline\n", str);
-		return -1;
-	}
+	/* no pipeline name: "OBJ/ pipeid N ..." names it by id */
 	if (path->obj == P4TC_OBJ_HDR_FIELD || path->obj == P4TC_OBJ_HEADER) {
 		if (path_next(&p, path->parser, sizeof(path->parser), false))
 			return -1;
@@ -153,6 +150,28 @@ static __u32 get_id(const char *arg)
 	if (get_u32(&id, arg, 0) || !id)
 		invarg("must be a number above 0", arg);
 	return id;
+}
+
+/*
+ * Every object below a pipeline may name its pipeline by id, as the seed
+ * writes it ("get metadata/ pipeid 22 mid 42", or with both name and id):
+ * take "pipeid N" out of the arguments into ids[0].  Returns the
+ * arguments left, in place.
+ */
+static int p4tmpl_take_pipeid(int argc, char **argv, __u32 *ids)
+{
+	int i, out = 0;
+
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "pipeid")) {
+			argv[out++] = argv[i];
+			continue;
+		}
+		if (++i == argc)
+			missarg("pipeid");
+		ids[0] = get_id(argv[i]);
+	}
+	return out;
 }
 
 static void p4tmpl_parse_type(const char *arg, struct p4_type_s *t)
@@ -1162,16 +1181,22 @@ void p4_print_act_params(struct rtattr *nest)
 	close_json_array(PRINT_JSON, NULL);
 }
 
-static void print_action_tmpl(struct rtattr *params, __u32 *ids)
+/* A template is named by its path, PNAME/[CB/]ANAME, as the seed's tc does. */
+static void print_action_tmpl(struct rtattr *params, __u32 *ids,
+			      const char *pname)
 {
 	struct rtattr *tb[P4TC_ACT_MAX + 1];
 	bool active;
 
 	parse_rtattr_nested(tb, P4TC_ACT_MAX, params);
 	print_string(PRINT_FP, NULL, "action template", NULL);
-	if (tb[P4TC_ACT_NAME])
-		print_string(PRINT_ANY, "aname", " name %s",
-			     rta_getattr_str(tb[P4TC_ACT_NAME]));
+	if (tb[P4TC_ACT_NAME]) {
+		char b1[PIPELINENAMSIZ + TEMPLATENAMSZ];
+
+		snprintf(b1, sizeof(b1), "%s/%s", pname,
+			 rta_getattr_str(tb[P4TC_ACT_NAME]));
+		print_string(PRINT_ANY, "aname", " name %s", b1);
+	}
 	print_uint(PRINT_ANY, "actid", " actid %u", ids[1]);
 	active = tb[P4TC_ACT_ACTIVE] && rta_getattr_u8(tb[P4TC_ACT_ACTIVE]);
 	print_string(PRINT_ANY, "state", " state %s",
@@ -1353,7 +1378,7 @@ static void print_objects(int obj, struct rtattr *root, const char *pname,
 			print_register(a[P4TC_PARAMS], ids);
 			break;
 		case P4TC_OBJ_ACT:
-			print_action_tmpl(a[P4TC_PARAMS], ids);
+			print_action_tmpl(a[P4TC_PARAMS], ids, pname);
 			break;
 		case P4TC_OBJ_TABLE:
 			print_table(a[P4TC_PARAMS], ids);
@@ -1698,6 +1723,8 @@ int do_p4tmpl(int argc, char **argv)
 		return -1;
 	argc--;
 	argv++;
+	if (path.obj != P4TC_OBJ_PIPELINE)
+		argc = p4tmpl_take_pipeid(argc, argv, ids);
 
 	all = !path.name[0] && path.obj != P4TC_OBJ_PIPELINE;
 	if (path.obj == P4TC_OBJ_PIPELINE)

@@ -62,10 +62,10 @@ static const struct nla_policy p4tc_act_inst_policy[P4TC_ACT_MAX + 1] = {
 };
 
 static const struct p4tc_find_msgs act_msgs = {
-	.no_id = "Unable to find action template by id",
+	.no_id = "Unable to find action by id",
 	.mismatch = "Action template name and id name different templates",
-	.no_key = "Must specify action template name or id",
-	.no_name = "Action template name not found",
+	.no_key = "Must specify action name or id",
+	.no_name = "Action name not found",
 };
 
 static const struct p4tc_type *param_type(const struct p4tc_act_param *param)
@@ -286,13 +286,17 @@ int p4tc_act_params_parse(struct p4tc_act *act, struct nlattr *nla,
 		     nla_get_u32(tb[P4TC_ACT_PARAMS_ID]) : 0;
 		if (!name && !id) {
 			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "Must specify parameter name or id");
+					    "Must specify param name or id");
 			return -EINVAL;
 		}
 		param = tcf_param_find(act, name, id);
 		if (!param) {
-			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "Action has no such parameter");
+			if (name && !tcf_param_find(act, name, 0))
+				NL_SET_ERR_MSG_ATTR(extack, attr,
+						    "Param name not found");
+			else
+				NL_SET_ERR_MSG_ATTR(extack, attr,
+						    "Unable to find param by id");
 			return -ENOENT;
 		}
 		if (__test_and_set_bit(param - act->params, seen)) {
@@ -302,18 +306,27 @@ int p4tc_act_params_parse(struct p4tc_act *act, struct nlattr *nla,
 		}
 		if (!tb[P4TC_ACT_PARAMS_VALUE]) {
 			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "Parameter needs a value");
+					    "Must specify param value");
 			return -EINVAL;
 		}
+		/* the seed's instances may restate the type: it must agree */
 		if (tb[P4TC_ACT_PARAMS_TYPE]) {
-			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "An instance gives values, not types");
-			return -EINVAL;
+			const struct p4tc_meta_size_params *ty =
+				nla_data(tb[P4TC_ACT_PARAMS_TYPE]);
+
+			if (ty->datatype != param->datatype ||
+			    ty->startbit != param->startbit ||
+			    ty->endbit != param->endbit) {
+				NL_SET_ERR_MSG_ATTR(extack,
+						    tb[P4TC_ACT_PARAMS_TYPE],
+						    "Param type differs from template");
+				return -EINVAL;
+			}
 		}
 		value = tb[P4TC_ACT_PARAMS_VALUE];
 		if (nla_len(value) != p4t_container_bytes(param_type(param))) {
 			NL_SET_ERR_MSG_ATTR(extack, value,
-					    "Parameter value size differs from its type");
+					    "Value length differs from template's");
 			return -EINVAL;
 		}
 		ret = p4t_validate_value(param_type(param), param->startbit,

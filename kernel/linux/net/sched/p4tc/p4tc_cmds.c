@@ -701,6 +701,9 @@ static bool cmd_fast(const struct p4tc_cmd *cmd)
 	case P4TC_CMD_OP_BAND:
 	case P4TC_CMD_OP_BOR:
 	case P4TC_CMD_OP_BXOR:
+		/* a verdict to keep is the general path's business */
+		if (cmd->then_ctl)
+			return false;
 		break;
 	case P4TC_CMD_OP_BEQ ... P4TC_CMD_OP_BGE:
 		if (cmd->opnds[0].is_signed || cmd->opnds[1].is_signed)
@@ -963,9 +966,15 @@ static int cmd_parse(struct p4tc_pipeline *pipeline,
 	}
 	cmd->prefix = tb[P4TC_CMD_PREFIX] ? nla_data(tb[P4TC_CMD_PREFIX]) : "";
 
-	if ((tb[P4TC_CMD_THEN] && !branch && cmd->op != P4TC_CMD_OP_JUMP &&
-	     cmd->op != P4TC_CMD_OP_RET) || (tb[P4TC_CMD_ELSE] && !branch)) {
-		CMD_ERR(extack, ci, "only branches, jump and ret take a control");
+	/* any command may end with "control VERDICT" (the seed's): the
+	 * verdict the action returns if it ends after that command
+	 */
+	if (tb[P4TC_CMD_ELSE] && !branch) {
+		CMD_ERR(extack, ci, "only branches take a second control");
+		return -EINVAL;
+	}
+	if (tb[P4TC_CMD_THEN] && (cmd->op == P4TC_CMD_OP_LABEL)) {
+		CMD_ERR(extack, ci, "a label takes no control");
 		return -EINVAL;
 	}
 	if ((branch || cmd->op == P4TC_CMD_OP_JUMP) && !tb[P4TC_CMD_THEN]) {
@@ -981,6 +990,11 @@ static int cmd_parse(struct p4tc_pipeline *pipeline,
 		if (cmd->op == P4TC_CMD_OP_JUMP &&
 		    cmd->then_ctl == P4TC_CTL_VERDICT) {
 			CMD_ERR(extack, ci, "jump takes a distance or a label");
+			return -EINVAL;
+		}
+		if (!branch && cmd->op != P4TC_CMD_OP_JUMP &&
+		    cmd->then_ctl != P4TC_CTL_VERDICT) {
+			CMD_ERR(extack, ci, "only branches and jump take a jump");
 			return -EINVAL;
 		}
 	}

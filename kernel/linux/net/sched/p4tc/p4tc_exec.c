@@ -52,6 +52,7 @@ struct p4tc_run {
 	bool reshaped;				/* a header went in or out */
 	bool hit;
 	bool handed_over;			/* the device's entries count */
+	bool refused;				/* a write the skb cannot take */
 	bool bpf_parsing;			/* an eBPF parser runs on it */
 	u8 calls;
 	u8 applies;
@@ -713,10 +714,24 @@ static u64 kmeta_read(const struct sk_buff *skb, u32 id)
 	return 0;
 }
 
-/* Only the writable ones (p4tc_meta.c marks the others read only) */
-static void kmeta_write(struct sk_buff *skb, u32 id, u64 v)
+/*
+ * Only the writable ones (p4tc_meta.c marks the others read only).  The
+ * lengths are the skb's data: a write that would change one would make
+ * the skb lie about what it holds, so it is refused at run time (the
+ * packet is dropped, counted as the action's drop).  ptypeoff is a
+ * constant of the kernel's skb layout, not a field: a write to it does
+ * nothing.
+ */
+static void kmeta_write(struct p4tc_run *run, u32 id, u64 v)
 {
+	struct sk_buff *skb = run->skb;
+
 	switch (id) {
+	case P4TC_KERNEL_META_PKTLEN:
+	case P4TC_KERNEL_META_DATALEN:
+		if (v != kmeta_read(skb, id))
+			run->refused = true;
+		break;
 	case P4TC_KERNEL_META_SKBMARK:
 		skb->mark = v;
 		break;
@@ -728,6 +743,32 @@ static void kmeta_write(struct sk_buff *skb, u32 id, u64 v)
 		break;
 	case P4TC_KERNEL_META_SKBPRIO:
 		skb->priority = v;
+		break;
+	case P4TC_KERNEL_META_SKBIIF:
+		skb->skb_iif = v;
+		break;
+	case P4TC_KERNEL_META_PROTOCOL:
+		skb->protocol = cpu_to_be16(v);
+		break;
+	case P4TC_KERNEL_META_PKTYPE:
+		skb->pkt_type = v;
+		break;
+	case P4TC_KERNEL_META_IDF:
+		skb->ignore_df = v;
+		break;
+	case P4TC_KERNEL_META_OOOK:
+		skb->ooo_okay = v;
+		break;
+	case P4TC_KERNEL_META_PEEKED:
+		skb->peeked = v;
+		break;
+	case P4TC_KERNEL_META_QMAP:
+		/* A transmit choice: the device's queue is picked after tc,
+		 * within its range.  At ingress the field is the receive
+		 * queue, which RPS trusts: left alone there.
+		 */
+		if (!skb_at_tc_ingress(skb))
+			skb_set_queue_mapping(skb, v);
 		break;
 	}
 }
@@ -805,7 +846,7 @@ static void obj_write(struct p4tc_run *run, const struct p4tc_cmd_opnd *o,
 	switch (o->kind) {
 	case P4TC_OPER_META:
 		if (o->meta->common.p_id == P4TC_KERNEL_PIPEID)
-			kmeta_write(run->skb, o->index, v->w[0]);
+			kmeta_write(run, o->index, v->w[0]);
 		else
 			meta_write(run, o, v);
 		break;
@@ -1496,6 +1537,8 @@ static int prog_run(struct p4tc_run *run, const struct p4tc_act *act,
 		    const u8 *params)
 {
 	const struct p4tc_prog *prog = rcu_dereference_bh(act->prog);
+	/* the verdict of the last "control" on a command that is no branch */
+	int last = P4TC_GO_ON;
 	struct p4t_val a, b, c;
 	u32 pc = 0, i;
 	bool own;
@@ -1565,7 +1608,7 @@ static int prog_run(struct p4tc_run *run, const struct p4tc_act *act,
 			pc = cmd->then_arg;
 			continue;
 		case P4TC_CMD_OP_RET:
-			return cmd->then_ctl ? cmd->then_arg : P4TC_GO_ON;
+			return cmd->then_ctl ? cmd->then_arg : last;
 		case P4TC_CMD_OP_ACT:
 			ret = cmd_act(run, cmd, act, params);
 			break;
@@ -1596,11 +1639,15 @@ static int prog_run(struct p4tc_run *run, const struct p4tc_act *act,
 			ret = cmd_setinvalid(run, o[0].hdr);
 			break;
 		}
+		if (unlikely(run->refused))
+			return TC_ACT_SHOT;
 		if (ret != P4TC_GO_ON)
 			return ret;
+		if (cmd->then_ctl == P4TC_CTL_VERDICT)
+			last = cmd->then_arg;
 		pc++;
 	}
-	return P4TC_GO_ON;
+	return last;
 }
 
 /* A packet's trip starts: the next run level of this CPU, or NULL when
@@ -1624,6 +1671,7 @@ static struct p4tc_run *run_push(struct p4tc_scratch *sc, struct sk_buff *skb,
 	run->reshaped = false;
 	run->hit = false;
 	run->handed_over = false;
+	run->refused = false;
 	run->calls = 0;
 	run->applies = 0;
 	memset(run->meta, 0, run->meta_dirty);

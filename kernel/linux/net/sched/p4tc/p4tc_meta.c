@@ -21,10 +21,10 @@ static const struct nla_policy p4tc_meta_policy[P4TC_META_MAX + 1] = {
 };
 
 static const struct p4tc_find_msgs meta_msgs = {
-	.no_id = "Unable to find metadata by id",
-	.mismatch = "Metadata name and id name different metadata",
-	.no_key = "Must specify metadata name or id",
-	.no_name = "Metadata name not found",
+	.no_id = "Unable to find metadatum by id",
+	.mismatch = "Metadatum name and id name different metadata",
+	.no_key = "Must specify metadatum name or id",
+	.no_name = "Metadatum name not found",
 };
 
 struct p4tc_metadata *tcf_meta_find_byid(struct p4tc_pipeline *pipeline,
@@ -371,27 +371,28 @@ static const struct {
 	u8 id;
 	u8 datatype;
 	u8 endbit;
+	bool writable;	/* what the seed's commands write; see kmeta_write() */
 } p4tc_kernel_meta[] = {
-	{ "pktlen", P4TC_KERNEL_META_PKTLEN, P4T_U32, 31 },
-	{ "datalen", P4TC_KERNEL_META_DATALEN, P4T_U32, 31 },
-	{ "skbmark", P4TC_KERNEL_META_SKBMARK, P4T_U32, 31 },
-	{ "tcindex", P4TC_KERNEL_META_TCINDEX, P4T_U16, 15 },
-	{ "skbhash", P4TC_KERNEL_META_SKBHASH, P4T_U32, 31 },
-	{ "skbprio", P4TC_KERNEL_META_SKBPRIO, P4T_U32, 31 },
-	{ "ifindex", P4TC_KERNEL_META_IFINDEX, P4T_DEV, 31 },
-	{ "iif", P4TC_KERNEL_META_SKBIIF, P4T_DEV, 31 },
-	{ "skbproto", P4TC_KERNEL_META_PROTOCOL, P4T_BE16, 15 },
-	{ "skbptype", P4TC_KERNEL_META_PKTYPE, P4T_U8, 2 },
-	{ "skbidf", P4TC_KERNEL_META_IDF, P4T_U8, 0 },
-	{ "skbipsum", P4TC_KERNEL_META_IPSUM, P4T_U8, 1 },
-	{ "skboook", P4TC_KERNEL_META_OOOK, P4T_U8, 0 },
-	{ "skbfclone", P4TC_KERNEL_META_FCLONE, P4T_U8, 1 },
-	{ "skbpeek", P4TC_KERNEL_META_PEEKED, P4T_U8, 0 },
-	{ "skbqmap", P4TC_KERNEL_META_QMAP, P4T_U16, 15 },
-	{ "ptypeoff", P4TC_KERNEL_META_PTYPEOFF, P4T_U8, 7 },
-	{ "cloneoff", P4TC_KERNEL_META_CLONEOFF, P4T_U8, 7 },
-	{ "ptclnoff", P4TC_KERNEL_META_PTCLNOFF, P4T_U16, 15 },
-	{ "direction", P4TC_KERNEL_META_DIRECTION, P4T_U8, 0 },
+	{ "pktlen", P4TC_KERNEL_META_PKTLEN, P4T_U32, 31, true },
+	{ "datalen", P4TC_KERNEL_META_DATALEN, P4T_U32, 31, true },
+	{ "skbmark", P4TC_KERNEL_META_SKBMARK, P4T_U32, 31, true },
+	{ "tcindex", P4TC_KERNEL_META_TCINDEX, P4T_U16, 15, true },
+	{ "skbhash", P4TC_KERNEL_META_SKBHASH, P4T_U32, 31, true },
+	{ "skbprio", P4TC_KERNEL_META_SKBPRIO, P4T_U32, 31, true },
+	{ "ifindex", P4TC_KERNEL_META_IFINDEX, P4T_DEV, 31, false },
+	{ "iif", P4TC_KERNEL_META_SKBIIF, P4T_DEV, 31, true },
+	{ "skbproto", P4TC_KERNEL_META_PROTOCOL, P4T_BE16, 15, true },
+	{ "skbptype", P4TC_KERNEL_META_PKTYPE, P4T_U8, 2, true },
+	{ "skbidf", P4TC_KERNEL_META_IDF, P4T_U8, 0, true },
+	{ "skbipsum", P4TC_KERNEL_META_IPSUM, P4T_U8, 1, false },
+	{ "skboook", P4TC_KERNEL_META_OOOK, P4T_U8, 0, true },
+	{ "skbfclone", P4TC_KERNEL_META_FCLONE, P4T_U8, 1, false },
+	{ "skbpeek", P4TC_KERNEL_META_PEEKED, P4T_U8, 0, true },
+	{ "skbqmap", P4TC_KERNEL_META_QMAP, P4T_U16, 15, true },
+	{ "ptypeoff", P4TC_KERNEL_META_PTYPEOFF, P4T_U8, 7, true },
+	{ "cloneoff", P4TC_KERNEL_META_CLONEOFF, P4T_U8, 7, false },
+	{ "ptclnoff", P4TC_KERNEL_META_PTCLNOFF, P4T_U16, 15, false },
+	{ "direction", P4TC_KERNEL_META_DIRECTION, P4T_U8, 0, false },
 };
 
 /**
@@ -420,10 +421,7 @@ int __init tcf_meta_init_kernel(struct p4tc_pipeline *kernel_pipeline)
 		meta->m_id = id;
 		meta->m_datatype = p4tc_kernel_meta[i].datatype;
 		meta->m_endbit = p4tc_kernel_meta[i].endbit;
-		meta->m_read_only = meta->m_id != P4TC_KERNEL_META_SKBMARK &&
-				    meta->m_id != P4TC_KERNEL_META_TCINDEX &&
-				    meta->m_id != P4TC_KERNEL_META_SKBPRIO &&
-				    meta->m_id != P4TC_KERNEL_META_SKBHASH;
+		meta->m_read_only = !p4tc_kernel_meta[i].writable;
 		refcount_set(&meta->m_ref, 1);
 		ret = idr_alloc_u32(&kernel_pipeline->p_meta_idr, meta, &id, id,
 				    GFP_KERNEL);

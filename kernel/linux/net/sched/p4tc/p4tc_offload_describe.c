@@ -565,6 +565,13 @@ static int push_prog(struct desc_builder *b, const struct p4tc_prog *prog)
 
 		if (!in)
 			return -ENOMEM;
+		if (cmd->then_ctl && cmd->op != P4TC_CMD_OP_JUMP &&
+		    cmd->op != P4TC_CMD_OP_RET &&
+		    (cmd->op < P4TC_CMD_OP_BEQ || cmd->op > P4TC_CMD_OP_BGE)) {
+			NL_SET_ERR_MSG(b->extack,
+				       "P4TC: a control after a command that is no branch has no offload description");
+			return -EOPNOTSUPP;
+		}
 		in->then_ctl = ctl_of(cmd->then_ctl);
 		in->then_arg = cmd->then_arg;
 		in->else_ctl = ctl_of(cmd->else_ctl);

@@ -136,9 +136,9 @@ static void tcf_parser_put_if_empty(struct p4tc_pipeline *pipeline)
 /* Header fields */
 
 static const struct p4tc_find_msgs hdrfield_msgs = {
-	.no_id = "Unable to find header field by id",
+	.no_id = "Unable to find hdrfield by id",
 	.mismatch = "Header field name and id name different fields",
-	.no_key = "Must specify header field name or id",
+	.no_key = "Must specify hdrfield name or id",
 	.no_name = "Header field name not found",
 };
 
