@@ -34,7 +34,7 @@ trap 'rm -f "$out" "$batch"' EXIT
 tc -b - <<EOF
 p4template create pipeline/pbench pipeid 5 numtables 2 preactions action gact ok postactions action gact ok
 p4template create action/pbench/setmark param m type bit32 cmd set metadata.kernel.skbmark param.m state active
-p4template create table/pbench/cb/exact tblid 1 keysz 32 tentries 1000000
+p4template create table/pbench/cb/exact tblid 1 type exact keysz 32 tentries 1000000
 p4template create table/pbench/cb/lpm tblid 2 keysz 32 type lpm nummasks 32 tentries 1000000
 p4template update pipeline/pbench state ready
 EOF
@@ -113,7 +113,7 @@ echo "== tables of $BIG entries"
 tc -b - <<EOF
 p4template create pipeline/pbig pipeid 6 numtables 2 preactions action gact ok postactions action gact ok
 p4template create action/pbig/setmark param m type bit32 cmd set metadata.kernel.skbmark param.m state active
-p4template create table/pbig/cb/exact tblid 1 keysz 32 tentries $BIG
+p4template create table/pbig/cb/exact tblid 1 type exact keysz 32 tentries $BIG
 p4template create table/pbig/cb/lpm tblid 2 keysz 32 type lpm nummasks 32 tentries $BIG
 p4template update pipeline/pbig state ready
 EOF

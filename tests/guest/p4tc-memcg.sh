@@ -40,7 +40,7 @@ in_group() {
 
 expect_ok "pipeline ptest with table cb/batch" tc -b - <<'EOF'
 p4template create pipeline/ptest pipeid 22 numtables 1
-p4template create table/ptest/cb/batch tblid 5 keysz 32 tentries 100000
+p4template create table/ptest/cb/batch tblid 5 type exact keysz 32 tentries 100000
 p4template update pipeline/ptest preactions action gact ok postactions action gact ok state ready
 EOF
 

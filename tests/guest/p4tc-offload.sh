@@ -140,7 +140,7 @@ expect_ok "the undescribable pipeline goes" tc p4template del pipeline/pbad
 # device's tables is refused, named with both sizes
 tc p4template create pipeline/pbig pipeid 78 numtables 1 \
 	preactions action gact pipe postactions action gact pipe
-tc p4template create table/pbig/cb/big keysz 32 tentries 2000000
+tc p4template create table/pbig/cb/big type exact keysz 32 tentries 2000000
 tc p4template update pipeline/pbig state ready
 expect_err "a table over the device's size, skip_sw" 2 \
 	"p4nic: entries of a table: 2000000, the device takes at most 1048576" \

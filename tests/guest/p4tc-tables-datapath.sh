@@ -48,7 +48,7 @@ p4template create header/ptables/parser1/ipv4 len 20 maxlen 60 lenfield ihl lenm
 p4template update header/ptables/parser1/ethernet select etherType transition 0x800 ipv4 default accept
 p4template create table/ptables/cb/route tblid 1 keysz 32 type lpm nummasks 40 tentries 262144
 p4template create table/ptables/cb/acl tblid 2 keysz 40 type ternary nummasks 4
-p4template create table/ptables/cb/proto tblid 3 keysz 8 tentries 16
+p4template create table/ptables/cb/proto tblid 3 type exact keysz 8 tentries 16
 p4template create action/ptables/cb/setmark param m type bit32 cmd set metadata.kernel.skbmark param.m state active
 p4template create action/ptables/cb/route_key cmd set key.ptables.cb/route[0-31] $H.ipv4.dstAddr state active
 p4template create action/ptables/cb/acl_key cmd set key.ptables.cb/acl[0-31] $H.ipv4.srcAddr cmd set key.ptables.cb/acl[32-39] $H.ipv4.protocol state active

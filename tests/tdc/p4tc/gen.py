@@ -362,11 +362,11 @@ md.refuse("metadata: type is required",
 md.refuse("metadata: a duplicate name is refused",
           [MK, f"{P} create metadata/ptest/m1 type bit8"],
           f"{P} create metadata/ptest/m1 type bit16",
-          "Metadata with the same name already exists", MG, "m1 type bit8")
+          "Metadatum already exists", MG, "m1 type bit8")
 md.refuse("metadata: a duplicate id is refused",
           [MK, f"{P} create metadata/ptest/m1 mid 5 type bit8"],
           f"{P} create metadata/ptest/m2 mid 5 type bit8",
-          "Metadata with the same id already exists", MG, "m2", count=0)
+          "Metadatum already exists", MG, "m2", count=0)
 md.refuse("metadata: a missing pipeline is refused",
           [], f"{P} create metadata/pnothere/m1 type bit8",
           "Pipeline name not found", pipes=())
@@ -452,7 +452,7 @@ md.refuse("metadata: a batch of 17 objects is refused",
           count=0)
 md.refuse("metadata: a failed batch leaves nothing behind",
           [MK], "$P4NL batch-meta ptest 5 dup",
-          "Metadata with the same name already exists", MG, "metadata mid",
+          "Metadatum already exists", MG, "metadata mid",
           count=0)
 md.refuse("metadata: a name of 256 bytes is refused",
           [MK], "$P4NL long-meta ptest 256",
@@ -652,12 +652,12 @@ pa.refuse("hdrfield: a name with two slashes",
           "Header field name must be HEADER/FIELD")
 pa.refuse("hdrfield: a duplicate name",
           [MK, f"{HF}/ipv4/ttl type bit8"], f"{HF}/ipv4/ttl type bit16",
-          "Header field with the same name already exists", HFG,
+          "Header field with same id or name was already inserted", HFG,
           "ipv4/ttl .*type bit8")
 pa.refuse("hdrfield: a duplicate id",
           [MK, f"{HF}/ipv4/ttl hdrfieldid 3 type bit8"],
           f"{HF}/ipv4/tos hdrfieldid 3 type bit8",
-          "Header field with the same id already exists", HFG, "tos", count=0)
+          "Header field with same id or name was already inserted", HFG, "tos", count=0)
 pa.refuse("hdrfield: a second parser name",
           [MK, f"{HF}/ipv4/ttl type bit8"],
           f"{P} create hdrfield/ptest/parser2/ipv4/tos type bit8",
@@ -1026,11 +1026,11 @@ rg.case("register: a new type starts from zero",
 rg.refuse("register: a duplicate name",
           [MK, f"{RC}/reg1 type bit8 numelems 1"],
           f"{RC}/reg1 type bit8 numelems 1",
-          "Register with the same name already exists")
+          "Register already exists")
 rg.refuse("register: a duplicate id",
           [MK, f"{RC}/reg1 regid 4 type bit8 numelems 1"],
           f"{RC}/reg2 regid 4 type bit8 numelems 1",
-          "Register with the same id already exists")
+          "Register already exists")
 rg.refuse("register: get of a missing register",
           [MK], f"{P} get register/ptest/nothere", "Register name not found")
 rg.case("register: delete and flush",
@@ -1123,11 +1123,11 @@ ac.case("action template: every parameter type",
         r"id 5\n.*param f type bit128 id 6\n.*param g type bit32\[8-15\]")
 ac.refuse("action template: a duplicate name is refused",
           [MK, A1], f"{AC}/act1 param x type bit8",
-          "Action template with the same name already exists", AG,
+          "Action already exists with same name", AG,
           r"param x", count=0)
 ac.refuse("action template: a duplicate actid is refused",
           [MK, f"{AC}/act1 actid 3"], f"{AC}/act2 actid 3",
-          "Action template with the same id already exists", AG,
+          "Action already exists with same id", AG,
           r"^action template", count=1)
 ac.refuse("action template: a parameter name given twice is refused",
           [MK], f"{AC}/act1 param x type bit8 param x type bit16",
@@ -1751,7 +1751,7 @@ cm.refuse("cmd: a template another program calls cannot be deleted",
            f"{CA} cmd act ptest.b constant.bit8.1"],
           f"{P} del action/ptest/b",
           "Unable to delete referenced action template",
-          f"{P} get action/ptest/b", "name b ")
+          f"{P} get action/ptest/b", "name ptest/b ")
 cm.case("cmd: a pipeline whose programs bind its own instances is deleted",
         [*CSET, f"{P} create action/ptest/b state active",
          "$TC actions add action ptest/b index 3",
@@ -1825,6 +1825,23 @@ for km, val in [("tcindex", "constant.bit16.1"), ("skbidf", "constant.bit1.1"),
     cmd_ok(f"cmd: the seed's write of kernel metadata {km} is accepted",
            f"cmd set metadata.kernel.{km} {val}",
            rf"cmd set metadata.kernel.{km} ")
+cmd_pkt("cmd: packets: control after a command that is no branch sets the verdict",
+        "cmd set metadata.kernel.skbmark constant.bit32.7 control drop",
+        "$TC -s actions get action ptest/a index 1",
+        r"Sent \d+ bytes ([1-9]\d*) pkt \(dropped \1,")
+cmd_pkt("cmd: packets: a later control wins",
+        "cmd set metadata.kernel.skbmark constant.bit32.7 control drop "
+        "cmd set metadata.kernel.skbmark constant.bit32.8 control pass",
+        "$TC -s actions get action ptest/a index 1",
+        r"Sent \d+ bytes 4 pkt \(dropped 0,", code=0)
+cmd_pkt("cmd: packets: a write that would change pktlen drops the packet",
+        "cmd set metadata.kernel.pktlen constant.bit32.5",
+        "$TC -s actions get action ptest/a index 1",
+        r"Sent \d+ bytes ([1-9]\d*) pkt \(dropped \1,")
+cmd_pkt("cmd: packets: writing pktlen its own value changes nothing",
+        "cmd set metadata.kernel.pktlen metadata.kernel.pktlen",
+        "$TC -s actions get action ptest/a index 1",
+        r"Sent \d+ bytes 4 pkt \(dropped 0,", code=0)
 cm.refuse("cmd: kernel metadata the seed never writes stays read only",
           CSET, f"{CA} cmd set metadata.kernel.direction constant.bit1.1",
           "Command 1 operand 1: cannot be written", f"{P} get action/ptest/",
@@ -1871,9 +1888,10 @@ def tbl_refused(name, args, message, setup=(), **kw):
     tb.refuse(name, [*TSET, *setup], f"{TC_} {args}", message, **kw)
 
 
-tbl_ok("table: create with defaults", "keysz 32",
-       r"table name cb/t1 tblid 1 type exact keysz 32 tentries 256 "
-       r"nummasks 1 permissions CRUD--R--X entries 0 masks_used 0")
+tbl_ok("table: create with defaults: no type is the seed's table (ternary, 8 masks)",
+       "keysz 32",
+       r"table name cb/t1 tblid 1 type ternary keysz 32 tentries 256 "
+       r"nummasks 8 permissions CRUD--R--X entries 0 masks_used 0")
 tbl_ok("table: create with every limit (JSON)",
        "tblid 7 keysz 40 type ternary tentries 1000 nummasks 16 "
        "permissions CRUD-CRUDX", None,
@@ -1915,19 +1933,22 @@ tb.case("table: get by id alone",
         [*TSET, f"{TC_} tblid 5 keysz 8"], f"{P} get table/ptest/ tblid 5",
         f"{P} get table/ptest/ tblid 5", r"table name cb/t1 tblid 5 ")
 tbl_refused("table: keysz is required", "type lpm",
-            "Must specify table key size (keysz)")
-tbl_refused("table: keysz 0 is refused", "keysz 0", "integer out of range")
+            "Must specify table key size")
+tbl_refused("table: keysz 0 is refused", "keysz 0",
+            "Table keysz cannot be zero")
 tbl_refused("table: keysz 513 is refused", "keysz 513",
-            "integer out of range")
+            "Table keysz exceeds maximum keysz")
 tbl_refused("table: tentries 0 is refused", "keysz 8 tentries 0",
-            "integer out of range")
+            "Table max_entries cannot be zero")
 tbl_refused("table: tentries over 16777216 is refused",
-            "keysz 8 tentries 16777217", "integer out of range")
+            "keysz 8 tentries 16777217",
+            "Table max_entries exceeds maximum value")
 tbl_refused("table: nummasks over 128 is refused",
-            "keysz 8 type ternary nummasks 129", "integer out of range")
+            "keysz 8 type ternary nummasks 129",
+            "Table max_masks exceeds maximum value")
 tbl_refused("table: nummasks 0 is refused",
-            "keysz 8 type ternary nummasks 0", "integer out of range")
-tbl_refused("table: an exact table has one mask", "keysz 8 nummasks 2",
+            "keysz 8 type ternary nummasks 0", "Table max_masks cannot be zero")
+tbl_refused("table: an exact table has one mask", "keysz 8 type exact nummasks 2",
             "An exact table has one mask")
 tbl_refused("table: permissions must grant datapath execute",
             "keysz 8 permissions CRUD--R---",
@@ -1945,10 +1966,10 @@ tbl_refused("table: a pipeline without numtables has no table", "keysz 8",
             "Pipeline already has its 0 tables (numtables)",
             setup=[f"{P} update pipeline/ptest numtables 0"])
 tbl_refused("table: a duplicate name is refused", "keysz 16",
-            "Table with the same name already exists",
+            "Table already exists",
             setup=[f"{TC_} keysz 8"], state=TG, state_pat="keysz 8 ")
 tbl_refused("table: a duplicate id is refused", "tblid 3 keysz 16",
-            "Table with the same id already exists",
+            "Table already exists",
             setup=[f"{P} create table/ptest/cb/t0 tblid 3 keysz 8"])
 tbl_refused("table: a default action not in the action list",
             "keysz 8 table_acts act name ptest/onlydef "
@@ -1992,9 +2013,8 @@ tb.case("table: update sets default actions and the action list",
         f"{TU} {TLIST} default_miss_action action ptest/onlydef", TG,
         r"default_miss_action.*ptest/onlydef[\s\S]*table_acts: act "
         r"ptest/setmark")
-tb.refuse("table: the key size cannot change",
-          [*TSET, f"{TC_} keysz 8"], f"{TU} keysz 16",
-          "A table's key size cannot change", TG, "keysz 8 ")
+tb.case("table: the key size changes while nothing uses it (seed)",
+        [*TSET, f"{TC_} keysz 8"], f"{TU} keysz 16", TG, "keysz 16 ")
 tb.refuse("table: a new action list must keep the defaults in it",
           [*TSET, f"{TC_} keysz 8 default_miss_action action ptest/onlydef"],
           f"{TU} table_acts act name ptest/setmark",
@@ -2105,21 +2125,21 @@ tb.case("table: a replaced default action gives its template back",
         [*TSET, TDFL],
         f"{TU} default_miss_action action ptest/onlydef && "
         f"{P} del action/ptest/onlytbl",
-        f"{P} get action/ptest/", "name onlytbl ", count=0)
+        f"{P} get action/ptest/", "name ptest/onlytbl ", count=0)
 tb.case("table: a deleted table gives its defaults' templates back",
         [*TSET, TDFL],
         f"{P} del table/ptest/cb/t1 && {P} del action/ptest/onlytbl",
-        f"{P} get action/ptest/", "name onlytbl ", count=0)
+        f"{P} get action/ptest/", "name ptest/onlytbl ", count=0)
 # A template's initial entries hold their actions' templates.
 TENT = f"{TC_} keysz 32 entry srcPort 9 dstPort 10 action ptest/onlytbl"
 tb.refuse("table: the template of an initial entry's action cannot be "
           "deleted", [*TSET, TENT], f"{P} del action/ptest/onlytbl",
           "Unable to delete referenced action template",
-          f"{TG} >/dev/null && {P} get action/ptest/onlytbl", "name onlytbl ")
+          f"{TG} >/dev/null && {P} get action/ptest/onlytbl", "name ptest/onlytbl ")
 tb.case("table: a deleted table gives its entries' templates back",
         [*TSET, TENT],
         f"{P} del table/ptest/cb/t1 && {P} del action/ptest/onlytbl",
-        f"{P} get action/ptest/", "name onlytbl ", count=0)
+        f"{P} get action/ptest/", "name ptest/onlytbl ", count=0)
 # An update's entries go in under the limits and type it sets.
 tb.refuse("table: an update's entries count against its new tentries",
           [*TSET, f"{TC_} keysz 32 tentries 4"],
@@ -2143,14 +2163,14 @@ RU = "$TC p4 update ptest/table/cb"
 RD = "$TC p4 del ptest/table/cb"
 # a sealed pipeline with the tables of tests/introspection/ptest.json
 ETABLES = [
-    "p4template create table/ptest/cb/t1 tblid 1 keysz 32 tentries 4 "
+    "p4template create table/ptest/cb/t1 tblid 1 type exact keysz 32 tentries 4 "
     "table_acts act name ptest/setmark act name ptest/onlydef flags "
     "defaultonly",
     "p4template create table/ptest/cb/lpm tblid 2 keysz 32 type lpm "
     "nummasks 2",
     "p4template create table/ptest/cb/tern tblid 3 keysz 40 type ternary",
-    "p4template create table/ptest/cb/narrow tblid 4 keysz 16",
-    "p4template create table/ptest/cb/batch tblid 5 keysz 32 tentries 64",
+    "p4template create table/ptest/cb/narrow tblid 4 type exact keysz 16",
+    "p4template create table/ptest/cb/batch tblid 5 type exact keysz 32 tentries 64",
     "p4template create table/ptest/cb/odd tblid 6 keysz 12 type ternary",
 ]
 ESEAL = "p4template update pipeline/ptest preactions action gact ok " \
@@ -2218,13 +2238,13 @@ ent_ok("entry: permissions below the table's",
        f"{RT}/t1 srcPort 1 dstPort 2 permissions -R----R--X", f"{RG}/t1",
        r"permissions -R----R--X")
 en.case("entry: a template's initial entries are the kernel's",
-        [TMK, TACTS], f"{P} create table/ptest/cb/t1 keysz 32 entry "
+        [TMK, TACTS], f"{P} create table/ptest/cb/t1 type exact keysz 32 entry "
         f"srcPort 9 dstPort 10 {SM} 3 entry srcPort 9 dstPort 11",
         f"{TG}; {ESEAL.replace('p4template', P)} numtables 1 && "
         f"{RG}/t1", r"entries 2 [\s\S]*create_whodunnit kernel not_in_hw\n\tkey "
         r"srcPort 9 dstPort 10[\s\S]*srcPort 9 dstPort 11")
 en.refuse("entry: a bad initial entry leaves no table", [TMK, TACTS],
-          f"{P} create table/ptest/cb/t1 keysz 32 entry srcPort 9 "
+          f"{P} create table/ptest/cb/t1 type exact keysz 32 entry srcPort 9 "
           "dstPort 10 entry srcPort 9 dstPort 10",
           "An entry with this key and mask exists: give a priority to add "
           "another", f"{P} get table/ptest/", "name cb/t1", count=0)
@@ -2292,9 +2312,9 @@ ent_refused("entry: an exact table matches every key bit",
             f"{RT}/t1 srcPort 1",
             "Entries of an exact table match every key bit: no mask",
             state=f"{RG}/t1", state_pat="^table", count=0)
-ent_refused("entry: tc refuses a mask on an exact field",
+ent_refused("entry: a mask on a field of an exact table is refused",
             f"{RT}/t1 srcPort 1/8 dstPort 2",
-            "key field srcPort matches exactly: no mask",
+            "Entries of an exact table match every key bit: no mask",
             state=f"{RG}/t1", state_pat="^table", count=0)
 ent_refused("entry: an LPM priority may not contradict the prefix",
             f"{RT}/lpm dstAddr 10.0.0.0/8 prio 3",

@@ -252,12 +252,11 @@ static int field_parse(const struct p4_keyfield *f, char *arg,
 	val_prefix(m, f->width, f->width);
 	if (!slash)
 		goto out;
-	if (!strcmp(f->match, "exact")) {
-		fprintf(stderr, "Error: key field %s matches exactly: no mask\n",
-			f->name);
-		ret = -1;
-		goto out;
-	}
+	/*
+	 * A mask on a field the introspection file calls exact is the
+	 * kernel's to refuse, for an exact table: the seed's untyped
+	 * tables take masks on every field.
+	 */
 	if (strspn(slash + 1, "0123456789") == strlen(slash + 1) &&
 	    slash[1]) {
 		unsigned int len = atoi(slash + 1);

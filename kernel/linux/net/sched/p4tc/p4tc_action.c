@@ -1022,12 +1022,12 @@ tcf_act_create(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 	}
 	if (tcf_act_find_byname(pipeline, name)) {
 		NL_SET_ERR_MSG(extack,
-			       "Action template with the same name already exists");
+			       "Action already exists with same name");
 		return ERR_PTR(-EEXIST);
 	}
 	if (a_id && idr_find(&pipeline->p_act_idr, a_id)) {
 		NL_SET_ERR_MSG(extack,
-			       "Action template with the same id already exists");
+			       "Action already exists with same id");
 		return ERR_PTR(-EEXIST);
 	}
 

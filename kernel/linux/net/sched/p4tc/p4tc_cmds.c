@@ -973,7 +973,7 @@ static int cmd_parse(struct p4tc_pipeline *pipeline,
 		CMD_ERR(extack, ci, "only branches take a second control");
 		return -EINVAL;
 	}
-	if (tb[P4TC_CMD_THEN] && (cmd->op == P4TC_CMD_OP_LABEL)) {
+	if (tb[P4TC_CMD_THEN] && cmd->op == P4TC_CMD_OP_LABEL) {
 		CMD_ERR(extack, ci, "a label takes no control");
 		return -EINVAL;
 	}

@@ -167,11 +167,11 @@ tcf_meta_create(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 	if (ret < 0)
 		return ERR_PTR(ret);
 	if (tcf_meta_find_byname(pipeline, m_name)) {
-		NL_SET_ERR_MSG(extack, "Metadata with the same name already exists");
+		NL_SET_ERR_MSG(extack, "Metadatum already exists");
 		return ERR_PTR(-EEXIST);
 	}
 	if (m_id && tcf_meta_find_byid(pipeline, m_id)) {
-		NL_SET_ERR_MSG(extack, "Metadata with the same id already exists");
+		NL_SET_ERR_MSG(extack, "Metadatum already exists");
 		return ERR_PTR(-EEXIST);
 	}
 	if (!tb[P4TC_META_SIZE]) {

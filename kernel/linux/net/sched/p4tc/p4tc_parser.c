@@ -306,12 +306,12 @@ tcf_hdrfield_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		offset = nla_get_u16(tb[P4TC_HDRFIELD_OFFSET]);
 
 	if (pipeline->parser && tcf_hdrfield_find_byname(pipeline->parser, name)) {
-		NL_SET_ERR_MSG(extack, "Header field with the same name already exists");
+		NL_SET_ERR_MSG(extack, "Header field with same id or name was already inserted");
 		return ERR_PTR(-EEXIST);
 	}
 	if (pipeline->parser && id &&
 	    idr_find(&pipeline->parser->hdrfield_idr, id)) {
-		NL_SET_ERR_MSG(extack, "Header field with the same id already exists");
+		NL_SET_ERR_MSG(extack, "Header field with same id or name was already inserted");
 		return ERR_PTR(-EEXIST);
 	}
 	hdr = pipeline->parser ? tcf_header_find_byname(pipeline->parser, hdrname) :

@@ -161,11 +161,11 @@ tcf_register_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	if (ret < 0)
 		return ERR_PTR(ret);
 	if (p4tc_tmpl_find_byname(&pipeline->p_reg_idr, name)) {
-		NL_SET_ERR_MSG(extack, "Register with the same name already exists");
+		NL_SET_ERR_MSG(extack, "Register already exists");
 		return ERR_PTR(-EEXIST);
 	}
 	if (id && idr_find(&pipeline->p_reg_idr, id)) {
-		NL_SET_ERR_MSG(extack, "Register with the same id already exists");
+		NL_SET_ERR_MSG(extack, "Register already exists");
 		return ERR_PTR(-EEXIST);
 	}
 	if (!tb[P4TC_REGISTER_INFO]) {

@@ -20,19 +20,14 @@
 #include <net/netlink.h>
 #include <net/p4tc.h>
 
-static struct netlink_range_validation p4tc_tentries_range = {
-	.min = 1,
-	.max = P4TC_MAX_TENTRIES,
-};
-
 static const struct nla_policy p4tc_table_policy[P4TC_TABLE_MAX + 1] = {
 	[P4TC_TABLE_NAME] = { .type = NLA_NUL_STRING, .len = TABLENAMSIZ - 1 },
 	[P4TC_TABLE_TYPE] = NLA_POLICY_RANGE(NLA_U8, P4TC_TABLE_TYPE_EXACT,
 					     P4TC_TABLE_TYPE_MAX),
-	[P4TC_TABLE_KEYSZ] = NLA_POLICY_RANGE(NLA_U32, 1, P4TC_MAX_KEYSZ),
-	[P4TC_TABLE_MAX_ENTRIES] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							 &p4tc_tentries_range),
-	[P4TC_TABLE_MAX_MASKS] = NLA_POLICY_RANGE(NLA_U32, 1, P4TC_MAX_TMASKS),
+	/* sizes: table_sizes_check(), with the seed's messages */
+	[P4TC_TABLE_KEYSZ] = { .type = NLA_U32 },
+	[P4TC_TABLE_MAX_ENTRIES] = { .type = NLA_U32 },
+	[P4TC_TABLE_MAX_MASKS] = { .type = NLA_U32 },
 	[P4TC_TABLE_PERMISSIONS] = NLA_POLICY_MAX(NLA_U16, P4TC_PERM_MAX),
 	[P4TC_TABLE_KEY_ACTION] = { .type = NLA_NESTED },
 	[P4TC_TABLE_PREACTIONS] = { .type = NLA_NESTED },
@@ -152,6 +147,49 @@ int p4tc_table_act_allowed(const struct p4tc_table *table,
 	NL_SET_ERR_MSG_FMT(extack, "Action %.40s is not in the table's action list",
 			   act->common.name);
 	return -EINVAL;
+}
+
+/* A size attribute's value, 0 when absent, or U32_MAX: above @max. */
+static u32 table_size(struct nlattr **tb, int attr, u32 max)
+{
+	u32 v = tb[attr] ? nla_get_u32(tb[attr]) : 0;
+
+	return v > max ? U32_MAX : v;
+}
+
+/* keysz, tentries and nummasks: each 1..its maximum, when given */
+static int table_sizes_check(struct nlattr **tb, struct netlink_ext_ack *extack)
+{
+	u32 v;
+
+	v = table_size(tb, P4TC_TABLE_KEYSZ, P4TC_MAX_KEYSZ);
+	if (tb[P4TC_TABLE_KEYSZ] && !v) {
+		NL_SET_ERR_MSG(extack, "Table keysz cannot be zero");
+		return -EINVAL;
+	}
+	if (v == U32_MAX) {
+		NL_SET_ERR_MSG(extack, "Table keysz exceeds maximum keysz");
+		return -EINVAL;
+	}
+	v = table_size(tb, P4TC_TABLE_MAX_ENTRIES, P4TC_MAX_TENTRIES);
+	if (tb[P4TC_TABLE_MAX_ENTRIES] && !v) {
+		NL_SET_ERR_MSG(extack, "Table max_entries cannot be zero");
+		return -EINVAL;
+	}
+	if (v == U32_MAX) {
+		NL_SET_ERR_MSG(extack, "Table max_entries exceeds maximum value");
+		return -EINVAL;
+	}
+	v = table_size(tb, P4TC_TABLE_MAX_MASKS, P4TC_MAX_TMASKS);
+	if (tb[P4TC_TABLE_MAX_MASKS] && !v) {
+		NL_SET_ERR_MSG(extack, "Table max_masks cannot be zero");
+		return -EINVAL;
+	}
+	if (v == U32_MAX) {
+		NL_SET_ERR_MSG(extack, "Table max_masks exceeds maximum value");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int table_check_perms(u16 perms, struct netlink_ext_ack *extack)
@@ -597,11 +635,11 @@ tcf_table_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	if (ret < 0)
 		return ERR_PTR(ret);
 	if (tcf_table_find_byname(pipeline, name)) {
-		NL_SET_ERR_MSG(extack, "Table with the same name already exists");
+		NL_SET_ERR_MSG(extack, "Table already exists");
 		return ERR_PTR(-EEXIST);
 	}
 	if (id && idr_find(&pipeline->p_tbl_idr, id)) {
-		NL_SET_ERR_MSG(extack, "Table with the same id already exists");
+		NL_SET_ERR_MSG(extack, "Table already exists");
 		return ERR_PTR(-EEXIST);
 	}
 	if (pipeline->curr_tables >= pipeline->num_tables) {
@@ -611,9 +649,12 @@ tcf_table_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		return ERR_PTR(-ENOSPC);
 	}
 	if (!tb[P4TC_TABLE_KEYSZ]) {
-		NL_SET_ERR_MSG(extack, "Must specify table key size (keysz)");
+		NL_SET_ERR_MSG(extack, "Must specify table key size");
 		return ERR_PTR(-EINVAL);
 	}
+	ret = table_sizes_check(tb, extack);
+	if (ret < 0)
+		return ERR_PTR(ret);
 
 	table = kzalloc(sizeof(*table), GFP_KERNEL_ACCOUNT);
 	if (!table)
@@ -628,8 +669,11 @@ tcf_table_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	refcount_set(&table->tbl_ref, 1);
 	table->keysz = nla_get_u32(tb[P4TC_TABLE_KEYSZ]);
 	table->key_bytes = DIV_ROUND_UP(table->keysz, 8);
+	/* no type: the seed's table, which matches with masks and
+	 * priorities: a ternary table, nummasks 1..128 (default 8)
+	 */
 	table->type = tb[P4TC_TABLE_TYPE] ? nla_get_u8(tb[P4TC_TABLE_TYPE]) :
-		      P4TC_TABLE_TYPE_EXACT;
+		      P4TC_TABLE_TYPE_TERNARY;
 	table->max_entries = tb[P4TC_TABLE_MAX_ENTRIES] ?
 		nla_get_u32(tb[P4TC_TABLE_MAX_ENTRIES]) : P4TC_DEFAULT_TENTRIES;
 	table->max_masks = tb[P4TC_TABLE_MAX_MASKS] ?
@@ -738,8 +782,8 @@ tcf_table_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	const char *name = tb[P4TC_TABLE_NAME] ?
 			   nla_data(tb[P4TC_TABLE_NAME]) : NULL;
 	struct p4tc_table_change chg = {};
+	u32 max_entries, max_masks, keysz;
 	struct p4tc_table *table;
-	u32 max_entries, max_masks;
 	u16 perms;
 	u8 type;
 	int ret;
@@ -755,10 +799,20 @@ tcf_table_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 			return ERR_PTR(ret);
 	}
 
-	if (tb[P4TC_TABLE_KEYSZ] &&
-	    nla_get_u32(tb[P4TC_TABLE_KEYSZ]) != table->keysz) {
-		NL_SET_ERR_MSG(extack, "A table's key size cannot change");
-		return ERR_PTR(-EINVAL);
+	ret = table_sizes_check(tb, extack);
+	if (ret < 0)
+		return ERR_PTR(ret);
+	keysz = tb[P4TC_TABLE_KEYSZ] ? nla_get_u32(tb[P4TC_TABLE_KEYSZ]) :
+		table->keysz;
+	/* as in the seed, while nothing depends on it (sealed: refused above) */
+	if (keysz != table->keysz && (table->num_entries || table->num_masks)) {
+		NL_SET_ERR_MSG(extack, "Table has entries: its key size cannot change");
+		return ERR_PTR(-EBUSY);
+	}
+	if (keysz != table->keysz && refcount_read(&table->tbl_ref) > 1) {
+		NL_SET_ERR_MSG(extack,
+			       "Commands use the table's key: its key size cannot change");
+		return ERR_PTR(-EBUSY);
 	}
 	type = tb[P4TC_TABLE_TYPE] ? nla_get_u8(tb[P4TC_TABLE_TYPE]) :
 	       table->type;
@@ -812,6 +866,8 @@ tcf_table_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	table_change_swap(table, &chg);
 	/* the message's entries go in under the table it makes */
 	swap(table->type, type);
+	swap(table->keysz, keysz);
+	table->key_bytes = DIV_ROUND_UP(table->keysz, 8);
 	swap(table->max_entries, max_entries);
 	swap(table->max_masks, max_masks);
 	swap(table->permissions, perms);
@@ -820,6 +876,8 @@ tcf_table_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 					     extack);
 		if (ret < 0) {
 			table->type = type;
+			table->keysz = keysz;
+			table->key_bytes = DIV_ROUND_UP(keysz, 8);
 			table->max_entries = max_entries;
 			table->max_masks = max_masks;
 			table->permissions = perms;
