@@ -357,7 +357,7 @@ md.refuse("metadata: a key type is refused",
           [MK], f"{P} create metadata/ptest/mt type key",
           "Invalid metadata type", MG, "mt", count=0)
 md.refuse("metadata: type is required",
-          [MK], f"{P} create metadata/ptest/mt", "Must specify metadata type",
+          [MK], f"{P} create metadata/ptest/mt", "Must specify metadatum size params",
           MG, "mt", count=0)
 md.refuse("metadata: a duplicate name is refused",
           [MK, f"{P} create metadata/ptest/m1 type bit8"],
@@ -663,7 +663,7 @@ pa.refuse("hdrfield: a second parser name",
           f"{P} create hdrfield/ptest/parser2/ipv4/tos type bit8",
           "Pipeline already has a parser of another name or id")
 pa.refuse("hdrfield: type is required",
-          [MK], f"{HF}/ipv4/ttl", "Must specify header field type")
+          [MK], f"{HF}/ipv4/ttl", "Must supply header field data")
 pa.refuse("hdrfield: a key type is refused",
           [MK], f"{HF}/ipv4/ttl type key", "Invalid header field type")
 pa.refuse("hdrfield: beyond the fixed part of its header",
@@ -708,7 +708,7 @@ pa.case("hdrfield: flush",
 pa.refuse("hdrfield: a select field cannot be deleted",
           ETH + [f"{HU}/eth select etherType transition 0x800 ipv4"],
           f"{P} del hdrfield/ptest/parser1/eth/etherType",
-          "Header field is in use (by its header or an action)", HFG,
+          "Unable to delete referenced header field", HFG,
           "eth/etherType")
 pa.refuse("hdrfield: flush refuses while a field is in use",
           ETH + [f"{HU}/eth select etherType transition 0x800 ipv4"],
@@ -1352,10 +1352,10 @@ ac.case("action: packets through a matchall filter run the action",
 # what tc cannot send
 ac.refuse("action template: a parameter without a name (netlink)",
           [MK], "$P4NL act ptest act1 param-noname",
-          "Must specify parameter name", AG, "act1", count=0)
+          "Must specify param name", AG, "act1", count=0)
 ac.refuse("action template: a parameter without a type (netlink)",
           [MK], "$P4NL act ptest act1 param-notype",
-          "Must specify parameter type", AG, "act1", count=0)
+          "Must specify param type", AG, "act1", count=0)
 ac.refuse("action template: a template gives no values (netlink)",
           [MK], "$P4NL act ptest act1 param-value",
           "A template gives types, not values", AG, "act1", count=0)
@@ -1407,7 +1407,8 @@ ac.case("action: an instance in the seed's form: param NAME type T id N VALUE (J
 ac.case("action: an instance in the seed's form without the id",
         [*ACI, f"{P} update action/ptest/test state active"],
         "$TC actions add action ptest/test param param1 type bit32 5 index 7",
-        "$TC actions get action ptest/test index 7", r"param1 5",
+        "$TC actions get action ptest/test index 7",
+        r"param param1 type bit32 value 5 id 1",
         teardown=["$TC actions flush action ptest/test", pdel()])
 ac.refuse("action: an instance whose parameter type differs from the template's",
           [*ACI, f"{P} update action/ptest/test state active"],
@@ -1553,7 +1554,7 @@ cmd_refused("cmd: a constant cannot be written",
             "cmd set constant.bit8.1 metadata.ptest.m8",
             "Command 1 operand 1: cannot be written")
 cmd_refused("cmd: read-only kernel metadata cannot be written",
-            "cmd set metadata.kernel.pktlen constant.bit8.1",
+            "cmd set metadata.kernel.skbfclone constant.bit2.1",
             "Command 1 operand 1: cannot be written")
 cmd_refused("cmd: a parameter cannot be written",
             "param x type bit8 cmd set param.x constant.bit8.1",
@@ -1729,11 +1730,11 @@ cm.case("cmd: deleting the template lets the header go",
 # what programs hold
 cm.refuse("cmd: metadata a program names cannot be deleted",
           [*CSET, f"{CA} cmd set metadata.ptest.m8 constant.bit8.1"],
-          f"{P} del metadata/ptest/m8", "Metadata is in use by an action",
+          f"{P} del metadata/ptest/m8", "Unable to delete referenced metadatum",
           f"{P} get metadata/ptest/m8", "name m8")
 cm.refuse("cmd: a register a program names cannot be deleted",
           [*CSET, f"{CA} cmd set register.ptest.reg1[0] constant.bit8.1"],
-          f"{P} del register/ptest/reg1", "Register is in use by an action",
+          f"{P} del register/ptest/reg1", "Unable to delete referenced register",
           f"{P} get register/ptest/", "name reg1")
 cm.case("cmd: deleting the template gives its objects back",
         [*CSET, f"{CA} cmd set metadata.ptest.m8 constant.bit8.1"],
@@ -2038,7 +2039,7 @@ tb.refuse("table: a table a command names cannot go",
           [*TSET, f"{TC_} keysz 8",
            f"{P} create action/ptest/ap cmd tableapply table.ptest.cb/t1"],
           f"{P} del table/ptest/cb/t1",
-          "Table is named by an action's commands", TG, "name cb/t1 ")
+          "Unable to delete referenced table", TG, "name cb/t1 ")
 tb.refuse("table: nothing is flushed when a table is named",
           [*TSET, f"{TC_} keysz 8", f"{P} create table/ptest/cb/t2 keysz 8",
            f"{P} create action/ptest/ap cmd tableapply table.ptest.cb/t1"],
@@ -2145,7 +2146,7 @@ tb.refuse("table: an update's entries count against its new tentries",
           [*TSET, f"{TC_} keysz 32 tentries 4"],
           f"{TU} tentries 1 entry srcPort 1 dstPort 1 entry srcPort 1 "
           "dstPort 2", "Table is full (tentries 1)", TG,
-          "tentries 4 nummasks 1 .* entries 0 ")
+          "tentries 4 nummasks 8 .* entries 0 ")
 tb.refuse("table: an update's entries have the one mask of its new type",
           [*TSET, f"{P} create table/ptest/cb/tern keysz 40 type ternary "
            "nummasks 4"],
@@ -2625,7 +2626,7 @@ fl_refused("filter: an unknown word", f"{FADD} p4 pname ptest bogus",
            'p4: what is "bogus"?', code=1, prefix="")
 fl.refuse("filter: a bound pipeline cannot be deleted",
           [*FSET, f"{FADD} p4 pname ptest"], f"{P} del pipeline/ptest",
-          "Pipeline is in use (bound by a p4 filter)",
+          "Can't delete referenced pipeline",
           state="$TC p4template get pipeline/ptest", state_pat="ptest",
           teardown=FTD)
 

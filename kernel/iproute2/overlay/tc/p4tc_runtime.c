@@ -14,6 +14,8 @@
  * get dumps the table and del flushes it.
  */
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,13 +59,15 @@ struct p4_table_info {
 static void p4rt_usage(void)
 {
 	fprintf(stderr,
-		"Usage: tc p4runtime { create | update | get | del } PNAME/table/CB/TNAME\n"
+		"Usage: tc p4runtime { create | update | get | del } TABLE\n"
 		"               [ KEYFIELD VALUE[/PREFIXLEN|/MASK] ]... [ prio N ]\n"
 		"               [ permissions PERM ] [ skip_sw | skip_hw ] [ verbose ]\n"
 		"               [ action ACTION ]\n"
 		"Key fields come from $INTROSPECTION/PNAME.json (default "
 		P4_INTROSPECTION_DIR ").\n"
 		"get and del with no key dump and flush the table.\n"
+		"TABLE := PNAME/table/CB/TNAME [ pipeid N ] [ tblid M ] |\n"
+		"         PNAME/table/ tblid M | pipeid N tblid M\n"
 		"PERM := CRUDXCRUDX (letters or -: control plane, then datapath) | 0xNNN\n");
 }
 
@@ -673,6 +677,95 @@ static int print_p4rt_msg(struct nlmsghdr *n, void *arg)
 /* The command                                                         */
 /* ------------------------------------------------------------------ */
 
+/*
+ * The pipeline of id @pipeid (unless @pname names it already) and its
+ * table of id @tblid (unless @tname names it), by the introspection
+ * files: the seed's scripts may name both by id alone.  The ids given
+ * must be the file's.
+ */
+static int p4rt_resolve_ids(__u32 pipeid, __u32 tblid, char *pname,
+			    char *tname)
+{
+	const char *dir = getenv("INTROSPECTION") ?: P4_INTROSPECTION_DIR;
+	const struct p4_json *t;
+	struct p4_json *doc = NULL;
+	char path[PATH_MAX];
+	struct dirent *de;
+	const char *err;
+	long long v;
+	DIR *d;
+
+	if (!pname[0]) {
+		d = opendir(dir);
+		if (!d) {
+			fprintf(stderr, "Error: introspection directory %s: %s\n",
+				dir, strerror(errno));
+			return -1;
+		}
+		while ((de = readdir(d))) {
+			size_t n = strlen(de->d_name);
+			const char *name;
+
+			if (n < 6 || strcmp(de->d_name + n - 5, ".json"))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			doc = p4_json_parse_file(path, &err);
+			if (!doc)
+				continue;
+			name = p4_json_get_str(doc, "pipeline_name");
+			if (name && strlen(name) < PIPELINENAMSIZ &&
+			    !p4_json_get_int(doc, "id", &v) && v == pipeid) {
+				strcpy(pname, name);
+				break;
+			}
+			p4_json_free(doc);
+			doc = NULL;
+		}
+		closedir(d);
+		if (!doc) {
+			fprintf(stderr, "Error: no introspection file in %s is of pipeline id %u\n",
+				dir, pipeid);
+			return -1;
+		}
+	} else {
+		snprintf(path, sizeof(path), "%s/%s.json", dir, pname);
+		doc = p4_json_parse_file(path, &err);
+		if (!doc)
+			return ti_fail(path, err);
+		if (pipeid && (p4_json_get_int(doc, "id", &v) || v != pipeid)) {
+			fprintf(stderr, "Error: pipeline %s is not of id %u\n",
+				pname, pipeid);
+			p4_json_free(doc);
+			return -1;
+		}
+	}
+	p4_json_for_each(t, p4_json_get(doc, "tables")) {
+		const char *name = p4_json_get_str(t, "name");
+
+		if (!tblid && tname[0])
+			break;
+		if (p4_json_get_int(t, "id", &v) || v != tblid || !name)
+			continue;
+		if (tname[0] && strcmp(tname, name)) {
+			fprintf(stderr, "Error: table %s is not of id %u\n",
+				tname, tblid);
+			p4_json_free(doc);
+			return -1;
+		}
+		if (strlen(name) >= TABLENAMSIZ)
+			break;
+		strcpy(tname, name);
+		p4_json_free(doc);
+		return 0;
+	}
+	p4_json_free(doc);
+	if (tname[0] && !tblid)
+		return 0;
+	fprintf(stderr, "Error: pipeline %s has no table of id %u\n", pname,
+		tblid);
+	return -1;
+}
+
 /* PNAME/table/CB/TNAME, or PNAME/TNAME as the seed series wrote it */
 static int p4rt_parse_path(const char *str, char *pname, char *tname)
 {
@@ -690,11 +783,38 @@ static int p4rt_parse_path(const char *str, char *pname, char *tname)
 	rest = slash + 1;
 	if (!strncmp(rest, "table/", 6))
 		rest += 6;
-	if (!*rest || strlen(rest) >= TABLENAMSIZ) {
+	else if (!strcmp(rest, "table"))
+		rest += 5;
+	/* no table name: "tblid M" names it */
+	if (strlen(rest) >= TABLENAMSIZ) {
 		fprintf(stderr, "Error: \"%s\" names no table\n", str);
 		return -1;
 	}
 	strcpy(tname, rest);
+	return 0;
+}
+
+/* "pipeid N" and "tblid M" where the table is named: taken out of argv */
+static int p4rt_take_ids(int *argc_p, char ***argv_p, __u32 *pipeid,
+			 __u32 *tblid)
+{
+	char **argv = *argv_p;
+	int argc = *argc_p;
+
+	while (argc >= 2 && (!strcmp(*argv, "pipeid") ||
+			     !strcmp(*argv, "tblid"))) {
+		__u32 *id = !strcmp(*argv, "pipeid") ? pipeid : tblid;
+
+		if (get_u32(id, argv[1], 0) || !*id) {
+			fprintf(stderr, "Error: illegal %s \"%s\"\n", *argv,
+				argv[1]);
+			return -1;
+		}
+		argc -= 2;
+		argv += 2;
+	}
+	*argc_p = argc;
+	*argv_p = argv;
 	return 0;
 }
 
@@ -871,6 +991,7 @@ static int do_p4runtime_one(int argc, char **argv)
 	struct nlmsghdr *ans = NULL;
 	struct p4rt_req req = {};
 	int cmd, type, flags = 0, has_key, ret;
+	__u32 pipeid = 0, tblid = 0;
 
 	if (argc < 1 || !strcmp(*argv, "help")) {
 		p4rt_usage();
@@ -896,10 +1017,26 @@ static int do_p4runtime_one(int argc, char **argv)
 		return -1;
 	}
 	NEXT_ARG();
-	if (p4rt_parse_path(*argv, pname, tname))
+	pname[0] = tname[0] = '\0';
+	if (strcmp(*argv, "pipeid")) {
+		if (p4rt_parse_path(*argv, pname, tname))
+			return -1;
+		argc--;
+		argv++;
+	}
+	if (p4rt_take_ids(&argc, &argv, &pipeid, &tblid))
 		return -1;
-	argc--;
-	argv++;
+	if (!pname[0] && !pipeid) {
+		fprintf(stderr, "Error: no pipeline: PNAME/table/CB/TNAME or pipeid N\n");
+		return -1;
+	}
+	if (!tname[0] && !tblid) {
+		fprintf(stderr, "Error: no table: PNAME/table/CB/TNAME or tblid M\n");
+		return -1;
+	}
+	if ((pipeid || tblid) &&
+	    p4rt_resolve_ids(pipeid, tblid, pname, tname))
+		return -1;
 
 	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct p4tcmsg));
 	req.n.nlmsg_type = type;

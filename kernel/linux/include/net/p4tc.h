@@ -449,6 +449,8 @@ void tcf_act_put_ref(struct p4tc_act *act);
 int p4tc_act_params_parse(struct p4tc_act *act, struct nlattr *nla,
 			  struct tcf_p4act_params *params,
 			  struct netlink_ext_ack *extack);
+int p4tc_act_instance_copy(struct p4tc_act *act, u32 index, u8 *values,
+			   int *verdict, struct netlink_ext_ack *extack);
 int p4tc_act_params_fill(struct sk_buff *skb, const struct p4tc_act *act,
 			 const struct tcf_p4act_params *params);
 const struct p4tc_act *p4tc_action_template(const struct tc_action *a,

@@ -174,6 +174,36 @@ const struct p4tc_act *p4tc_action_template(const struct tc_action *a,
 }
 
 /**
+ * p4tc_act_instance_copy - the parameter values and verdict of an instance
+ * @act: the action template (its kind)
+ * @index: the instance's index
+ * @values: receives the values, act->params_bytes of them
+ * @verdict: receives the instance's control verdict
+ * @extack: receives the reason of a failure
+ *
+ * For a table entry or default that names an existing instance by index,
+ * as the seed's scripts write it: the entry takes the instance's values
+ * as they are now.  Under RTNL.
+ *
+ * Return: 0, or -ENOENT when no instance has that index.
+ */
+int p4tc_act_instance_copy(struct p4tc_act *act, u32 index, u8 *values,
+			   int *verdict, struct netlink_ext_ack *extack)
+{
+	struct tc_action *a;
+
+	if (!tcf_idr_search(&act->tn, &a, index)) {
+		NL_SET_ERR_MSG(extack, "ACT: unknown Action index");
+		return -ENOENT;
+	}
+	memcpy(values, rtnl_dereference(to_p4act(a)->params)->values,
+	       act->params_bytes);
+	*verdict = READ_ONCE(a->tcfa_action);
+	tcf_idr_release(a, false);
+	return 0;
+}
+
+/**
  * p4tc_act_params_fill - write an action's parameters, with values
  * @skb: the message
  * @act: the action template
@@ -830,13 +860,13 @@ static int tcf_act_params_parse(struct p4tc_param_list *list,
 			goto err;
 		if (!tb[P4TC_ACT_PARAMS_NAME]) {
 			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "Must specify parameter name");
+					    "Must specify param name");
 			ret = -EINVAL;
 			goto err;
 		}
 		if (!tb[P4TC_ACT_PARAMS_TYPE]) {
 			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "Must specify parameter type");
+					    "Must specify param type");
 			ret = -EINVAL;
 			goto err;
 		}
@@ -1007,7 +1037,7 @@ tcf_act_create(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 	int ret;
 
 	if (!tb[P4TC_ACT_NAME]) {
-		NL_SET_ERR_MSG(extack, "Must specify action template name");
+		NL_SET_ERR_MSG(extack, "Must supply action name");
 		return ERR_PTR(-EINVAL);
 	}
 	name = nla_data(tb[P4TC_ACT_NAME]);

@@ -111,7 +111,7 @@ static int __tcf_meta_put(struct p4tc_pipeline *pipeline,
 			  struct netlink_ext_ack *extack)
 {
 	if (!refcount_dec_if_one(&meta->m_ref)) {
-		NL_SET_ERR_MSG(extack, "Metadata is in use by an action");
+		NL_SET_ERR_MSG(extack, "Unable to delete referenced metadatum");
 		return -EBUSY;
 	}
 	idr_remove(&pipeline->p_meta_idr, meta->m_id);
@@ -159,7 +159,7 @@ tcf_meta_create(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 	int ret;
 
 	if (!tb[P4TC_META_NAME]) {
-		NL_SET_ERR_MSG(extack, "Must specify metadata name");
+		NL_SET_ERR_MSG(extack, "Must specify metadatum name");
 		return ERR_PTR(-EINVAL);
 	}
 	m_name = nla_data(tb[P4TC_META_NAME]);
@@ -175,7 +175,7 @@ tcf_meta_create(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 		return ERR_PTR(-EEXIST);
 	}
 	if (!tb[P4TC_META_SIZE]) {
-		NL_SET_ERR_MSG(extack, "Must specify metadata type");
+		NL_SET_ERR_MSG(extack, "Must specify metadatum size params");
 		return ERR_PTR(-EINVAL);
 	}
 	sz = nla_data(tb[P4TC_META_SIZE]);

@@ -94,7 +94,7 @@ tcf_parser_get_or_create(struct p4tc_pipeline *pipeline, const char *name,
 	struct p4tc_parser *parser = pipeline->parser;
 
 	if (!name) {
-		NL_SET_ERR_MSG(extack, "Must specify parser name");
+		NL_SET_ERR_MSG(extack, "Must supply parser name");
 		return ERR_PTR(-EINVAL);
 	}
 	if (parser) {
@@ -250,8 +250,7 @@ static int __tcf_hdrfield_put(struct p4tc_pipeline *pipeline,
 			      struct netlink_ext_ack *extack)
 {
 	if (!refcount_dec_if_one(&field->hdrfield_ref)) {
-		NL_SET_ERR_MSG(extack,
-			       "Header field is in use (by its header or an action)");
+		NL_SET_ERR_MSG(extack, "Unable to delete referenced header field");
 		return -EBUSY;
 	}
 	tcf_hdrfield_free(pipeline->parser, field);
@@ -298,7 +297,7 @@ tcf_hdrfield_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	if (ret < 0)
 		return ERR_PTR(ret);
 	if (!tb[P4TC_HDRFIELD_DATA]) {
-		NL_SET_ERR_MSG(extack, "Must specify header field type");
+		NL_SET_ERR_MSG(extack, "Must supply header field data");
 		return ERR_PTR(-EINVAL);
 	}
 	ty = nla_data(tb[P4TC_HDRFIELD_DATA]);

@@ -139,16 +139,14 @@ static int tcf_pipeline_put(struct net *net,
 	int ret;
 
 	if (refcount_read(&pipeline->p_ref) > 1) {
-		NL_SET_ERR_MSG(extack,
-			       "Pipeline is in use (bound by a p4 filter)");
+		NL_SET_ERR_MSG(extack, "Can't delete referenced pipeline");
 		return -EBUSY;
 	}
 	ret = tcf_act_check_pipeline_deletable(pipeline, extack);
 	if (ret < 0)
 		return ret;
 	if (!refcount_dec_if_one(&pipeline->p_ref)) {
-		NL_SET_ERR_MSG(extack,
-			       "Pipeline is in use (bound by a p4 filter)");
+		NL_SET_ERR_MSG(extack, "Can't delete referenced pipeline");
 		return -EBUSY;
 	}
 	/* A filter that pinned it is gone, but packets it classified may

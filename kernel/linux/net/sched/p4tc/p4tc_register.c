@@ -111,7 +111,7 @@ static int __tcf_register_put(struct p4tc_pipeline *pipeline,
 			      struct netlink_ext_ack *extack)
 {
 	if (!refcount_dec_if_one(&reg->reg_ref)) {
-		NL_SET_ERR_MSG(extack, "Register is in use by an action");
+		NL_SET_ERR_MSG(extack, "Unable to delete referenced register");
 		return -EBUSY;
 	}
 	idr_remove(&pipeline->p_reg_idr, reg->reg_id);

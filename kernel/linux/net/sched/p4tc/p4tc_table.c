@@ -533,7 +533,7 @@ static int __tcf_table_put(struct p4tc_pipeline *pipeline,
 			   struct netlink_ext_ack *extack)
 {
 	if (refcount_read(&table->tbl_ref) > 1) {
-		NL_SET_ERR_MSG(extack, "Table is named by an action's commands");
+		NL_SET_ERR_MSG(extack, "Unable to delete referenced table");
 		return -EBUSY;
 	}
 	idr_remove(&pipeline->p_tbl_idr, table->tbl_id);

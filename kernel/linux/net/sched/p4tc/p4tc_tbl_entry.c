@@ -115,6 +115,7 @@ p4tc_entry_value_parse(struct p4tc_table *table, struct nlattr *nla,
 	int verdict = TC_ACT_PIPE;
 	struct p4tc_act *act;
 	const char *kind;
+	u32 index = 0;
 	int rem, ret;
 
 	nla_for_each_nested(attr, nla, rem) {
@@ -169,11 +170,7 @@ p4tc_entry_value_parse(struct p4tc_table *table, struct nlattr *nla,
 	if (opt[P4TC_ACT_OPT]) {
 		const struct tc_act_dyna *dyna = nla_data(opt[P4TC_ACT_OPT]);
 
-		if (dyna->index) {
-			NL_SET_ERR_MSG(extack,
-				       "Entry actions take parameters, not an instance index");
-			return ERR_PTR(-EINVAL);
-		}
+		index = dyna->index;
 		verdict = dyna->action;
 		if (TC_ACT_EXT_OPCODE(verdict) || verdict < TC_ACT_UNSPEC ||
 		    verdict > TC_ACT_VALUE_MAX) {
@@ -183,12 +180,23 @@ p4tc_entry_value_parse(struct p4tc_table *table, struct nlattr *nla,
 		}
 	}
 
+	if (index && opt[P4TC_ACT_PARMS]) {
+		NL_SET_ERR_MSG(extack,
+			       "Can't specify runtime params together with instance id");
+		return ERR_PTR(-EINVAL);
+	}
+
 	value = kzalloc(struct_size(value, params.values, act->params_bytes),
 			GFP_KERNEL_ACCOUNT);
 	if (!value)
 		return ERR_PTR(-ENOMEM);
-	ret = p4tc_act_params_parse(act, opt[P4TC_ACT_PARMS], &value->params,
-				    extack);
+	/* an existing instance, by index: its values and verdict, copied */
+	if (index)
+		ret = p4tc_act_instance_copy(act, index, value->params.values,
+					     &verdict, extack);
+	else
+		ret = p4tc_act_params_parse(act, opt[P4TC_ACT_PARMS],
+					    &value->params, extack);
 	if (ret < 0) {
 		kfree(value);
 		return ERR_PTR(ret);
