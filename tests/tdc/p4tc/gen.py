@@ -506,6 +506,14 @@ md.case("metadata: delete by ids alone",
 md.case("metadata: flush by pipeline id alone",
         [MKI, MKM, f"{P} create metadata/ptest/m2 mid 43 type bit16"],
         f"{P} del metadata/ pipeid 22", MG, r"metadata mid", count=0)
+md.case("metadata: a dump across messages has a head and a list per message (seed, JSON)",
+        [MK, batch("p4template create metadata/ptest/m$i type bit8", 20)],
+        f"$TC -j p4template get metadata/ptest/",
+        f"$TC -j p4template get metadata/ptest/",
+        json_=[{"pname": "ptest", "obj": "metadata"},
+               {"templates": [{"mtype": "bit"}] * 16},
+               {"pname": "ptest", "obj": "metadata"},
+               {"templates": [{"mtype": "bit"}] * 4}])
 md.refuse("metadata: an unknown pipeline id is refused",
           [MKI], f"{P} get metadata/ pipeid 99 mid 42",
           "Unable to find pipeline by id")
@@ -2353,9 +2361,9 @@ ent_refused("entry: a kernel action is refused",
 ent_refused("entry: an unknown action is refused",
             f"{RT}/tern proto 1 action ptest/nope",
             "Unknown action ptest/nope")
-ent_refused("entry: an action instance index is refused",
+ent_refused("entry: parameters and an instance index together are refused",
             f"{RT}/tern proto 1 {SM} 1 index 3",
-            "Entry actions take parameters, not an instance index")
+            "Can't specify runtime params together with instance id")
 ent_refused("entry: an action with a missing parameter",
             f"{RT}/tern proto 1 action ptest/setmark",
             "Every parameter of the action needs a value")
@@ -2512,6 +2520,38 @@ en.case("entry: a pipeline whose entries use its templates is deleted",
         [*ESET, EUSE], f"{P} del pipeline/ptest", f"{P} get pipeline/",
         "name ptest ", count=0)
 
+
+
+# The seed's runtime: tables by ids, instances by index, untyped tables
+ent_ok("entry: a table named by pipeline id and table id alone (seed)",
+       "$TC p4 create pipeid 22 tblid 1 srcPort 5 dstPort 6",
+       "$TC p4 get pipeid 22 tblid 1", r"table cb/t1 tblid 1 .*\n\tkey srcPort 5 dstPort 6")
+ent_ok("entry: a table named by pipeline name and table id",
+       "$TC p4 create ptest/table/ tblid 1 srcPort 5 dstPort 6",
+       f"{RG}/t1", r"key srcPort 5 dstPort 6")
+ent_refused("entry: a table id that is not the named table's is refused",
+            f"{RT}/t1 tblid 2 srcPort 5 dstPort 6", "table cb/t1 is not of id 2",
+            state=f"{RG}/t1", state_pat="^table", count=0)
+ent_refused("entry: a pipeline id no introspection file has is refused",
+            "$TC p4 create pipeid 99 tblid 1 srcPort 5 dstPort 6",
+            "no introspection file in", state=f"{RG}/t1", state_pat="^table",
+            count=0)
+ent_ok("entry: an entry binds an existing instance by index (seed)",
+       f"{RT}/t1 srcPort 5 dstPort 6 action ptest/setmark index 5", f"{RG}/t1",
+       r"ptest/setmark drop[\s\S]*param m type bit32 value 9",
+       setup=["$TC actions add action ptest/setmark param m 9 drop index 5"])
+ent_refused("entry: an instance index that does not exist is refused",
+            f"{RT}/t1 srcPort 5 dstPort 6 action ptest/setmark index 6",
+            "ACT: unknown Action index", state=f"{RG}/t1",
+            state_pat="^table", count=0)
+en.case("entry: the seed's untyped table takes masks on every field",
+        [TMK, TACTS, tcb("p4template update pipeline/ptest numtables 1",
+                         "p4template create table/ptest/cb/t1 tblid 1 keysz 32 "
+                         "table_acts act name ptest/setmark", ESEAL)],
+        f"{RT}/t1 srcPort 80/0xff00 dstPort 443/16 prio 16",
+        f"$TC -j p4 get ptest/table/cb/t1",
+        json_=[{"pname": "ptest", "pipeid": 22},
+               {"entries": [{"tblid": 1, "prio": 16}]}])
 
 
 # ---------------------------------------------------------------- p4 filter

@@ -1424,11 +1424,18 @@ struct p4tmpl_dump_state {
 	bool started;
 };
 
+/*
+ * Each message of a dump opens its own head object and templates list,
+ * as the seed's tc prints them: a dump of more than 16 objects is
+ * [head, {templates: 16}, head, {templates: the rest}].
+ */
 static void dump_start(struct p4tmpl_dump_state *st, const char *pname,
 		       __u32 pipeid)
 {
-	if (st->started)
-		return;
+	if (st->started) {
+		close_json_array(PRINT_JSON, NULL);
+		close_json_object();
+	}
 	st->started = true;
 	print_head(st->obj == P4TC_OBJ_PIPELINE ? NULL : pname, pipeid,
 		   st->obj);
@@ -1446,6 +1453,8 @@ static int print_p4tmpl_dump(struct nlmsghdr *n, void *arg)
 	if (!t)
 		return -1;
 	pname = tb[P4TC_ROOT_PNAME] ? rta_getattr_str(tb[P4TC_ROOT_PNAME]) : "";
+	if (!tb[P4TC_ROOT] && st->started)
+		return 0;
 	dump_start(st, pname, t->pipeid);
 	if (tb[P4TC_ROOT])
 		print_objects(t->obj, tb[P4TC_ROOT], pname, t->pipeid);
@@ -1793,7 +1802,7 @@ int do_p4tmpl(int argc, char **argv)
 		new_json_obj(json);
 		ret = rtnl_dump_filter(&rth, print_p4tmpl_dump, &st);
 		if (ret >= 0 && !st.started)
-			dump_start(&st, path.pname, 0);
+			dump_start(&st, path.pname, ids[0]);
 		if (st.started) {
 			close_json_array(PRINT_JSON, NULL);
 			close_json_object();
