@@ -175,7 +175,7 @@ marked=$(($(mark_count 0x100) - b100 + $(mark_count 0x200) - b200))
 rm -f "$pings"
 
 # ---- unbinding: the pipeline goes once its filter does
-expect_err "bound pipeline" 255 "in use" $P del pipeline/pcls
+expect_err "bound pipeline" 255 "Can't delete referenced pipeline" $P del pipeline/pcls
 expect_ok "filter del" tc filter del dev b0 ingress prio 2
 expect_ok "pipeline del" $P del pipeline/pcls
 

@@ -972,7 +972,7 @@ rg.refuse("register: 129 elements are refused",
           [MK], f"{RC}/reg1 type bit8 numelems 129",
           "Register has 1 to 128 elements")
 rg.refuse("register: a key type is refused",
-          [MK], f"{RC}/reg1 type key numelems 1", "Invalid register type")
+          [MK], f"{RC}/reg1 type key numelems 1", "Invalid data type for P4 register")
 rg.case("register: type and numelems are both required (tc)",
         [MK], f"{RC}/reg1 type bit8", f"{P} get register/ptest/", "reg1",
         count=0, code=255)
@@ -985,10 +985,10 @@ rg.case("register: the widest bit12 value",
         f"{RU}/reg1 index 0 value 4095", RG, r"index 0 value 4095\n")
 rg.refuse("register: an index out of range",
           [MK, f"{RC}/reg1 type bit8 numelems 2"],
-          f"{RU}/reg1 index 2 value 1", "Register index out of range")
+          f"{RU}/reg1 index 2 value 1", "Register index out of bounds")
 rg.refuse("register: get of an index out of range",
           [MK, f"{RC}/reg1 type bit8 numelems 2"],
-          f"{P} get register/ptest/reg1 index 9", "Register index out of range")
+          f"{P} get register/ptest/reg1 index 9", "Register index out of bounds")
 rg.case("register: signed values",
         [MK, f"{RC}/reg1 type int8 numelems 2"],
         f"{RU}/reg1 index 1 value -128", RG, r"index 1 value -128\n")
@@ -2153,7 +2153,7 @@ tb.case("table: a deleted table gives its entries' templates back",
 tb.refuse("table: an update's entries count against its new tentries",
           [*TSET, f"{TC_} keysz 32 tentries 4"],
           f"{TU} tentries 1 entry srcPort 1 dstPort 1 entry srcPort 1 "
-          "dstPort 2", "Table is full (tentries 1)", TG,
+          "dstPort 2", "Table instance max entries reached", TG,
           "tentries 4 nummasks 8 .* entries 0 ")
 tb.refuse("table: an update's entries have the one mask of its new type",
           [*TSET, f"{P} create table/ptest/cb/tern keysz 40 type ternary "
@@ -2303,7 +2303,7 @@ ent_refused("entry: skip_sw and skip_hw",
             "skip_sw and skip_hw exclude each other",
             state=f"{RG}/t1", state_pat="key srcPort 3", count=0)
 ent_refused("entry: none before sealing", f"{RT}/t1 srcPort 1 dstPort 2",
-            "Pipeline is not sealed: entries come after sealing",
+            "Need to seal pipeline before issuing runtime command",
             setup=[f"{P} del pipeline/ptest",
                    tcb("p4template create pipeline/ptest pipeid 22 "
                        "numtables 6", *TACT_LINES, *ETABLES)])
@@ -2335,7 +2335,7 @@ ent_refused("entry: an LPM mask must be a prefix",
             state=f"{RG}/lpm", state_pat="^table", count=0)
 ent_refused("entry: a full table refuses more",
             f"{RT}/t1 srcPort 9 dstPort 9",
-            "Table is full (tentries 4)",
+            "Table instance max entries reached",
             setup=[tcb(*[f"p4 create ptest/table/cb/t1 srcPort 1 dstPort {i}"
                          for i in range(1, 5)])],
             state=f"{RG}/t1", state_pat="^table", count=4)
@@ -2347,7 +2347,7 @@ ent_refused("entry: more masks than nummasks are refused",
             state=f"{RG}/lpm", state_pat="^table", count=2)
 ent_refused("entry: a key the size of another table is refused",
             f"$TC p4 create ptest/table/cb/narrow f 5",
-            "Key is 3 bytes; the table's (keysz 16) is 2")
+            "Key blob size and table key size differ")
 ent_refused("entry: an action not in the table's list",
             f"{RT}/t1 srcPort 1 dstPort 2 action ptest/onlytbl",
             "Action onlytbl is not in the table's action list",
@@ -2372,7 +2372,7 @@ ent_refused("entry: two actions are refused",
             "An entry or default has one action")
 ent_refused("entry: permissions beyond the table's",
             f"$TC p4 create ptest/table/cb/tern proto 1 permissions CRUD-CRUDX",
-            "Entry permissions exceed the table's")
+            "Trying to set permission bits which aren't allowed by table")
 ent_refused("entry: a table without create permission refuses entries",
             "$TC p4 create ptest/table/cb/ro srcPort 1 dstPort 2",
             "Table permissions forbid creating entries",
@@ -2422,9 +2422,9 @@ ent_refused("entry: an update with skip_sw and skip_hw",
             "skip_sw and skip_hw exclude each other",
             setup=[f"{RT}/t1 srcPort 1 dstPort 2 {SM} 7"])
 ent_refused("entry: update of a missing entry", f"{RU}/t1 srcPort 1 dstPort 2 "
-            f"{SM} 1", "No such entry")
+            f"{SM} 1", "Unable to find entry")
 ent_refused("entry: delete of a missing entry", f"{RD}/t1 srcPort 1 dstPort 2",
-            "No such entry")
+            "Unable to find entry")
 ent_refused("entry: get without priority when two share the key",
             f"{RG}/t1 srcPort 1 dstPort 2",
             "Several entries have this key and mask: give the priority",
@@ -2449,7 +2449,7 @@ ent_ok("entry: 16 deletes in one message",
        json_=[{"obj": "table"}, {"templates": [{"entries": 0}]}])
 ent_refused("entry: a delete batch naming a missing entry deletes nothing",
             "$P4NL entries del ptest cb/batch 16",
-            "No such entry", setup=["$P4NL entries create ptest cb/batch 15"],
+            "Unable to find entry", setup=["$P4NL entries create ptest cb/batch 15"],
             state=BG, state_pat='"entries":15', count=1)
 # tc -b groups creates and deletes 16 to a message; a refused message is
 # replayed line by line, so a batch behaves as without grouping
@@ -2485,10 +2485,10 @@ ent_ok("entry: tc -b, 40 deletes by key",
        json_=[{"obj": "table"}, {"templates": [{"entries": 0}]}])
 ent_refused("entry: a key longer than the table's",
             "$P4NL entry-raw ptest cb/batch 0102030405",
-            "Key is 5 bytes; the table's (keysz 32) is 4")
+            "Key blob size and table key size differ")
 ent_refused("entry: a mask of another length",
             "$P4NL entry-raw ptest cb/lpm 0a000000 ffff",
-            "Mask is 2 bytes; the table's (keysz 32) is 4")
+            "Key and mask blob must have the same length")
 ent_refused("entry: a mask with bits beyond the key size",
             "$P4NL entry-raw ptest cb/odd 0100 ffff",
             "Mask has bits beyond the key size")
@@ -2544,6 +2544,11 @@ ent_refused("entry: an instance index that does not exist is refused",
             f"{RT}/t1 srcPort 5 dstPort 6 action ptest/setmark index 6",
             "ACT: unknown Action index", state=f"{RG}/t1",
             state_pat="^table", count=0)
+ent_ok("entry: a dump across messages has a head and a list per message (seed, JSON)",
+       tcb(*[f"p4 create ptest/table/cb/tern proto {i}" for i in range(1, 41)]),
+       f"$TC -j p4 get ptest/table/cb/tern", None,
+       json_=[{"pname": "ptest", "pipeid": 22}, {"entries": [{"tblid": 3}]},
+              {"pname": "ptest", "pipeid": 22}, {"entries": [{"tblid": 3}]}])
 en.case("entry: the seed's untyped table takes masks on every field",
         [TMK, TACTS, tcb("p4template update pipeline/ptest numtables 1",
                          "p4template create table/ptest/cb/t1 tblid 1 keysz 32 "

@@ -630,11 +630,22 @@ struct p4rt_print_state {
 	bool started;
 };
 
+/*
+ * The head, then the entries.  In JSON each message of a dump has its
+ * own head and entries list, as the seed's tc prints them; the text has
+ * one head line.
+ */
 static void print_start(struct p4rt_print_state *st, const char *pname,
 			__u32 pipeid)
 {
-	if (st->started)
-		return;
+	bool first = !st->started;
+
+	if (!first) {
+		if (!is_json_context())
+			return;
+		close_json_array(PRINT_JSON, NULL);
+		close_json_object();
+	}
 	st->started = true;
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "pname", "pipeline %s", pname);
@@ -667,6 +678,8 @@ static int print_p4rt_msg(struct nlmsghdr *n, void *arg)
 	}
 	parse_rtattr_flags(tb, P4TC_ROOT_MAX, P4TC_RTA(t), len, NLA_F_NESTED);
 	pname = tb[P4TC_ROOT_PNAME] ? rta_getattr_str(tb[P4TC_ROOT_PNAME]) : "";
+	if (!tb[P4TC_ROOT] && st->started)
+		return 0;
 	print_start(st, pname, t->pipeid);
 	if (tb[P4TC_ROOT])
 		print_entries(pname, tb[P4TC_ROOT]);

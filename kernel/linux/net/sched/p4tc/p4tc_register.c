@@ -59,7 +59,7 @@ static int tcf_register_check_info(const struct p4tc_u_register *info,
 	const struct p4tc_type *type = p4type_find_byid(info->datatype);
 
 	if (!type || (type->flags & P4T_F_BLOB)) {
-		NL_SET_ERR_MSG(extack, "Invalid register type");
+		NL_SET_ERR_MSG(extack, "Invalid data type for P4 register");
 		return -EINVAL;
 	}
 	if (info->startbit > U16_MAX || info->endbit > U16_MAX) {
@@ -82,7 +82,7 @@ static int tcf_register_check_value(const struct p4tc_register *reg,
 
 	if (nla_len(attr) != p4t_container_bytes(type)) {
 		NL_SET_ERR_MSG_ATTR(extack, attr,
-				    "Value size differs from the register's type");
+				    "Value size differs from register type's container size");
 		return -EINVAL;
 	}
 	return p4t_validate_value(type, reg->reg_startbit, reg->reg_endbit,
@@ -94,7 +94,7 @@ static int tcf_register_check_index(const struct p4tc_register *reg,
 				    struct netlink_ext_ack *extack)
 {
 	if (nla_get_u32(attr) >= reg->reg_num_elems) {
-		NL_SET_ERR_MSG_ATTR(extack, attr, "Register index out of range");
+		NL_SET_ERR_MSG_ATTR(extack, attr, "Register index out of bounds");
 		return -EINVAL;
 	}
 	return 0;

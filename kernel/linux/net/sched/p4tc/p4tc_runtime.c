@@ -138,11 +138,11 @@ static int rt_req_parse(struct net *net, const struct nlmsghdr *n,
 		return PTR_ERR(req->pipeline);
 	if (!pipeline_sealed(req->pipeline)) {
 		NL_SET_ERR_MSG(extack,
-			       "Pipeline is not sealed: entries come after sealing");
+			       "Need to seal pipeline before issuing runtime command");
 		return -EINVAL;
 	}
 	if (!req->tb[P4TC_ROOT]) {
-		NL_SET_ERR_MSG(extack, "Netlink P4TC runtime attributes missing");
+		NL_SET_ERR_MSG(extack, "Netlink P4TC table attributes missing");
 		return -EINVAL;
 	}
 	req->num_objs = p4tc_parse_batch(req->tb[P4TC_ROOT], req->objs, extack);
@@ -396,7 +396,7 @@ static int rt_update(struct net *net, struct p4tc_rt_req *req,
 		if (ret < 0)
 			break;
 		if (!o->entry) {
-			NL_SET_ERR_MSG(extack, "Entry needs a key");
+			NL_SET_ERR_MSG(extack, "Must specify key blobs");
 			ret = -EINVAL;
 			break;
 		}

@@ -643,14 +643,11 @@ static int entry_req_parse(struct p4tc_table *table, struct nlattr **tb,
 	u8 last = 0xff;
 
 	if (!tb[P4TC_ENTRY_KEY_BLOB]) {
-		NL_SET_ERR_MSG(extack, "Entry needs a key");
+		NL_SET_ERR_MSG(extack, "Must specify key blobs");
 		return -EINVAL;
 	}
 	if (nla_len(tb[P4TC_ENTRY_KEY_BLOB]) != kb) {
-		NL_SET_ERR_MSG_FMT(extack,
-				   "Key is %d bytes; the table's (keysz %u) is %u",
-				   nla_len(tb[P4TC_ENTRY_KEY_BLOB]), table->keysz,
-				   kb);
+		NL_SET_ERR_MSG(extack, "Key blob size and table key size differ");
 		return -EINVAL;
 	}
 	memcpy(req->key, nla_data(tb[P4TC_ENTRY_KEY_BLOB]), kb);
@@ -659,10 +656,8 @@ static int entry_req_parse(struct p4tc_table *table, struct nlattr **tb,
 
 	if (tb[P4TC_ENTRY_MASK_BLOB]) {
 		if (nla_len(tb[P4TC_ENTRY_MASK_BLOB]) != kb) {
-			NL_SET_ERR_MSG_FMT(extack,
-					   "Mask is %d bytes; the table's (keysz %u) is %u",
-					   nla_len(tb[P4TC_ENTRY_MASK_BLOB]),
-					   table->keysz, kb);
+			NL_SET_ERR_MSG(extack,
+				       "Key and mask blob must have the same length");
 			return -EINVAL;
 		}
 		memcpy(req->mask, nla_data(tb[P4TC_ENTRY_MASK_BLOB]), kb);
@@ -729,7 +724,8 @@ int p4tc_entry_perms_parse(struct p4tc_table *table, struct nlattr **tb,
 		     nla_get_u16(tb[P4TC_ENTRY_PERMISSIONS]) :
 		     table->permissions & ~P4TC_CTRL_PERM_C;
 	if (req->perms & ~table->permissions) {
-		NL_SET_ERR_MSG(extack, "Entry permissions exceed the table's");
+		NL_SET_ERR_MSG(extack,
+			       "Trying to set permission bits which aren't allowed by table");
 		return -EPERM;
 	}
 	return 0;
@@ -764,8 +760,7 @@ struct p4tc_table_entry *p4tc_entry_create(struct p4tc_table *table,
 	if (ret < 0)
 		return ERR_PTR(ret);
 	if (table->num_entries >= table->max_entries) {
-		NL_SET_ERR_MSG_FMT(extack, "Table is full (tentries %u)",
-				   table->max_entries);
+		NL_SET_ERR_MSG(extack, "Table instance max entries reached");
 		return ERR_PTR(-ENOSPC);
 	}
 	flags = tb[P4TC_ENTRY_FLAGS] ? nla_get_u32(tb[P4TC_ENTRY_FLAGS]) : 0;
@@ -809,8 +804,7 @@ struct p4tc_table_entry *p4tc_entry_create(struct p4tc_table *table,
 			goto put_mask;
 		}
 		if (!table->next_prio) {
-			NL_SET_ERR_MSG(extack,
-				       "No priority left to assign: give one");
+			NL_SET_ERR_MSG(extack, "Unable to allocate priority");
 			ret = -ENOSPC;
 			goto put_mask;
 		}
@@ -892,7 +886,7 @@ struct p4tc_table_entry *p4tc_entry_find(struct p4tc_table *table,
 		}
 	}
 	if (!e) {
-		NL_SET_ERR_MSG(extack, "No such entry");
+		NL_SET_ERR_MSG(extack, "Unable to find entry");
 		return ERR_PTR(-ENOENT);
 	}
 	return e;
