@@ -934,6 +934,22 @@ pa.refuse("header: a loop through a graph of many paths is refused",
           f"{P} get header/ptest/parser1/h20", "default h1", count=0)
 
 
+# header fields by ids alone, as the seed's scripts name them
+HFI = [f"{P} create pipeline/ptest pipeid 22",
+       f"{HF}/ipv4/dstAddr hdrfieldid 4 type ipv4"]
+pa.case("hdrfield: get by pipeline, parser and field ids alone (seed)",
+        HFI, f"{P} get hdrfield/ pipeid 22 parserid 1 hdrfieldid 4",
+        f"{P} get hdrfield/ pipeid 22 parserid 1 hdrfieldid 4",
+        r"hdrfield name ipv4/dstAddr hdrfieldid 4 parser parser1 parserid 1 type ipv4")
+pa.case("hdrfield: dump a parser's fields by ids alone",
+        [*HFI, f"{HF}/ipv4/srcAddr hdrfieldid 3 type ipv4"],
+        f"{P} get hdrfield/ pipeid 22 parserid 1",
+        f"{P} get hdrfield/ pipeid 22 parserid 1", r"^hdrfield name ipv4/", count=2)
+pa.case("hdrfield: delete by ids alone",
+        HFI, f"{P} del hdrfield/ pipeid 22 parserid 1 hdrfieldid 4", HFG,
+        "hdrfield name", count=0)
+
+
 # ---------------------------------------------------------------- register
 rg = File("p4tc-register.json", "7e")
 RC = f"{P} create register/ptest"

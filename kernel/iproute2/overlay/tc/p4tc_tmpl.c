@@ -1700,7 +1700,7 @@ int do_p4tmpl(int argc, char **argv)
 	__u32 ids[P4TC_PATH_MAX] = {};
 	struct p4tmpl_req req;
 	int cmd, type, flags = 0, ret;
-	bool all;
+	bool all, by_id;
 
 	p4_act_cache_flush();
 
@@ -1784,13 +1784,20 @@ int do_p4tmpl(int argc, char **argv)
 		fprintf(stderr, "Error: path names no pipeline\n");
 		return -1;
 	}
-	if ((cmd == CMD_CREATE || cmd == CMD_UPDATE) && all &&
-	    !(ids[1] || ids[2]) && path.obj != P4TC_OBJ_PIPELINE) {
+	/* an id names the object: a field's or header's is ids[2], ids[1]
+	 * being its parser's
+	 */
+	if (path.obj == P4TC_OBJ_HDR_FIELD || path.obj == P4TC_OBJ_HEADER)
+		by_id = ids[2];
+	else
+		by_id = ids[1] || ids[2];
+	if ((cmd == CMD_CREATE || cmd == CMD_UPDATE) && all && !by_id &&
+	    path.obj != P4TC_OBJ_PIPELINE) {
 		fprintf(stderr, "Error: path names no object\n");
 		return -1;
 	}
 
-	if (cmd == CMD_GET && all && !(ids[1] || ids[2]) &&
+	if (cmd == CMD_GET && all && !by_id &&
 	    !(path.obj == P4TC_OBJ_PIPELINE && ids[0])) {
 		struct p4tmpl_dump_state st = { path.obj, false };
 
@@ -1812,7 +1819,7 @@ int do_p4tmpl(int argc, char **argv)
 	}
 
 	/* a flush, unless "del pipeline/ pipeid N" names one */
-	if (cmd == CMD_DEL && all && !(ids[1] || ids[2]) &&
+	if (cmd == CMD_DEL && all && !by_id &&
 	    !(path.obj == P4TC_OBJ_PIPELINE && ids[0]))
 		req.n.nlmsg_flags |= NLM_F_ROOT;
 

@@ -818,6 +818,17 @@ void tcf_act_purge(struct p4tc_pipeline *pipeline);
  * hold objects whose first member is their struct p4tc_template_common.
  */
 
+/*
+ * An extack message from a table of static strings: NL_SET_ERR_MSG()
+ * takes a literal, these messages are as static.
+ */
+static inline void p4tc_set_msg(struct netlink_ext_ack *extack,
+				const char *msg)
+{
+	if (extack)
+		extack->_msg = msg;
+}
+
 /* What a failed lookup says, per object kind */
 struct p4tc_find_msgs {
 	const char *no_id;	/* the id names nothing */

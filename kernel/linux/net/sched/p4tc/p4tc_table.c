@@ -149,44 +149,34 @@ int p4tc_table_act_allowed(const struct p4tc_table *table,
 	return -EINVAL;
 }
 
-/* A size attribute's value, 0 when absent, or U32_MAX: above @max. */
-static u32 table_size(struct nlattr **tb, int attr, u32 max)
-{
-	u32 v = tb[attr] ? nla_get_u32(tb[attr]) : 0;
-
-	return v > max ? U32_MAX : v;
-}
-
 /* keysz, tentries and nummasks: each 1..its maximum, when given */
 static int table_sizes_check(struct nlattr **tb, struct netlink_ext_ack *extack)
 {
-	u32 v;
+	static const struct {
+		int attr;
+		u32 max;
+		const char *zero;	/* the seed's messages */
+		const char *big;
+	} sizes[] = {
+		{ P4TC_TABLE_KEYSZ, P4TC_MAX_KEYSZ, "Table keysz cannot be zero",
+		  "Table keysz exceeds maximum keysz" },
+		{ P4TC_TABLE_MAX_ENTRIES, P4TC_MAX_TENTRIES,
+		  "Table max_entries cannot be zero",
+		  "Table max_entries exceeds maximum value" },
+		{ P4TC_TABLE_MAX_MASKS, P4TC_MAX_TMASKS,
+		  "Table max_masks cannot be zero",
+		  "Table max_masks exceeds maximum value" },
+	};
+	u32 i, v;
 
-	v = table_size(tb, P4TC_TABLE_KEYSZ, P4TC_MAX_KEYSZ);
-	if (tb[P4TC_TABLE_KEYSZ] && !v) {
-		NL_SET_ERR_MSG(extack, "Table keysz cannot be zero");
-		return -EINVAL;
-	}
-	if (v == U32_MAX) {
-		NL_SET_ERR_MSG(extack, "Table keysz exceeds maximum keysz");
-		return -EINVAL;
-	}
-	v = table_size(tb, P4TC_TABLE_MAX_ENTRIES, P4TC_MAX_TENTRIES);
-	if (tb[P4TC_TABLE_MAX_ENTRIES] && !v) {
-		NL_SET_ERR_MSG(extack, "Table max_entries cannot be zero");
-		return -EINVAL;
-	}
-	if (v == U32_MAX) {
-		NL_SET_ERR_MSG(extack, "Table max_entries exceeds maximum value");
-		return -EINVAL;
-	}
-	v = table_size(tb, P4TC_TABLE_MAX_MASKS, P4TC_MAX_TMASKS);
-	if (tb[P4TC_TABLE_MAX_MASKS] && !v) {
-		NL_SET_ERR_MSG(extack, "Table max_masks cannot be zero");
-		return -EINVAL;
-	}
-	if (v == U32_MAX) {
-		NL_SET_ERR_MSG(extack, "Table max_masks exceeds maximum value");
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		if (!tb[sizes[i].attr])
+			continue;
+		v = nla_get_u32(tb[sizes[i].attr]);
+		if (v && v <= sizes[i].max)
+			continue;
+		p4tc_set_msg(extack, v ? sizes[i].big : sizes[i].zero);
+		NL_SET_BAD_ATTR(extack, tb[sizes[i].attr]);
 		return -EINVAL;
 	}
 	return 0;

@@ -98,13 +98,6 @@ struct p4tc_template_common *p4tc_tmpl_find_byname(struct idr *idr,
 	return NULL;
 }
 
-/* NL_SET_ERR_MSG() takes a literal; the lookup messages are static too. */
-static void p4tc_set_msg(struct netlink_ext_ack *extack, const char *msg)
-{
-	if (extack)
-		extack->_msg = msg;
-}
-
 /**
  * p4tc_tmpl_find_byany - find a template object by name, id or both
  * @idr: the objects
