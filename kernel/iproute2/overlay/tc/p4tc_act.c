@@ -72,15 +72,8 @@ static int p4_dyna_add_param(struct nlmsghdr *n, int idx, const char *name,
 	addattrstrz(n, MAX_MSG, P4TC_ACT_PARAMS_NAME, name);
 	if (id)
 		addattr32(n, MAX_MSG, P4TC_ACT_PARAMS_ID, id);
-	if (typed) {
-		struct p4tc_meta_size_params sz = {
-			.startbit = type->startbit,
-			.endbit = type->endbit,
-			.datatype = type->typeid,
-		};
-
-		addattr_l(n, MAX_MSG, P4TC_ACT_PARAMS_TYPE, &sz, sizeof(sz));
-	}
+	if (typed)
+		p4_type_attr(n, P4TC_ACT_PARAMS_TYPE, type);
 	addattr_l(n, MAX_MSG, P4TC_ACT_PARAMS_VALUE, buf,
 		  p4_type_container_bits(type->typeid) / 8);
 	addattr_nest_end(n, one);

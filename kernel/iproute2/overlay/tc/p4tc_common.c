@@ -19,6 +19,7 @@
 
 #include "utils.h"
 #include "ll_map.h"
+#include "tc_util.h"
 #include "json_print.h"
 #include "p4tc_common.h"
 
@@ -209,6 +210,24 @@ void p4_type_format(const struct p4_type_s *t, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s[%u-%u]", p4_type_name(t->typeid),
 			 t->startbit, t->endbit);
+}
+
+/*
+ * A type attribute: struct p4tc_meta_size_params, which metadata, header
+ * fields and action parameters share (struct p4tc_hdrfield_ty has its
+ * layout).
+ */
+void p4_type_attr(struct nlmsghdr *n, int attr, const struct p4_type_s *t)
+{
+	struct p4tc_meta_size_params sz = {
+		.startbit = t->startbit,
+		.endbit = t->endbit,
+		.datatype = t->typeid,
+	};
+
+	_Static_assert(sizeof(struct p4tc_meta_size_params) ==
+		       sizeof(struct p4tc_hdrfield_ty), "type attributes differ");
+	addattr_l(n, MAX_MSG, attr, &sz, sizeof(sz));
 }
 
 const char *p4_type_family(const struct p4_type_s *t)

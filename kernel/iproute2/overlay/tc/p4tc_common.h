@@ -27,6 +27,9 @@ const char *p4_type_name(int typeid);
 unsigned int p4_type_container_bits(int typeid);
 bool p4_type_signed(int typeid);
 void p4_type_format(const struct p4_type_s *t, char *buf, size_t len);
+/* A type attribute (struct p4tc_meta_size_params's layout) of @t */
+struct nlmsghdr;
+void p4_type_attr(struct nlmsghdr *n, int attr, const struct p4_type_s *t);
 const char *p4_type_family(const struct p4_type_s *t);
 unsigned int p4_type_width(const struct p4_type_s *t);
 

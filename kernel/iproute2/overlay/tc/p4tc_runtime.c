@@ -690,17 +690,10 @@ static int print_p4rt_msg(struct nlmsghdr *n, void *arg)
 /* The command                                                         */
 /* ------------------------------------------------------------------ */
 
-/*
- * The pipeline of id @pipeid (unless @pname names it already) and its
- * table of id @tblid (unless @tname names it), by the introspection
- * files: the seed's scripts may name both by id alone.  The ids given
- * must be the file's.
- */
-static int p4rt_resolve_ids(__u32 pipeid, __u32 tblid, char *pname,
-			    char *tname)
+/* The introspection file in @dir of pipeline id @pipeid; its name in @pname. */
+static struct p4_json *p4rt_file_of_pipeid(const char *dir, __u32 pipeid,
+					   char *pname)
 {
-	const char *dir = getenv("INTROSPECTION") ?: P4_INTROSPECTION_DIR;
-	const struct p4_json *t;
 	struct p4_json *doc = NULL;
 	char path[PATH_MAX];
 	struct dirent *de;
@@ -708,38 +701,58 @@ static int p4rt_resolve_ids(__u32 pipeid, __u32 tblid, char *pname,
 	long long v;
 	DIR *d;
 
-	if (!pname[0]) {
-		d = opendir(dir);
-		if (!d) {
-			fprintf(stderr, "Error: introspection directory %s: %s\n",
-				dir, strerror(errno));
-			return -1;
-		}
-		while ((de = readdir(d))) {
-			size_t n = strlen(de->d_name);
-			const char *name;
+	d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "Error: introspection directory %s: %s\n", dir,
+			strerror(errno));
+		return NULL;
+	}
+	while (!doc && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		const char *name;
 
-			if (n < 6 || strcmp(de->d_name + n - 5, ".json"))
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-			doc = p4_json_parse_file(path, &err);
-			if (!doc)
-				continue;
-			name = p4_json_get_str(doc, "pipeline_name");
-			if (name && strlen(name) < PIPELINENAMSIZ &&
-			    !p4_json_get_int(doc, "id", &v) && v == pipeid) {
-				strcpy(pname, name);
-				break;
-			}
+		if (n < 6 || strcmp(de->d_name + n - 5, ".json"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		doc = p4_json_parse_file(path, &err);
+		name = doc ? p4_json_get_str(doc, "pipeline_name") : NULL;
+		if (name && strlen(name) < PIPELINENAMSIZ &&
+		    !p4_json_get_int(doc, "id", &v) && v == pipeid) {
+			strcpy(pname, name);
+		} else {
 			p4_json_free(doc);
 			doc = NULL;
 		}
-		closedir(d);
-		if (!doc) {
-			fprintf(stderr, "Error: no introspection file in %s is of pipeline id %u\n",
-				dir, pipeid);
+	}
+	closedir(d);
+	if (!doc)
+		fprintf(stderr, "Error: no introspection file in %s is of pipeline id %u\n",
+			dir, pipeid);
+	return doc;
+}
+
+/*
+ * The seed's scripts may name the pipeline and the table by id: the
+ * pipeline of id @pipeid (unless @pname names it) and its table of id
+ * @tblid (unless @tname names it), by the introspection files.  Ids given
+ * with names must be theirs.
+ */
+static int p4rt_resolve_ids(__u32 pipeid, __u32 tblid, char *pname,
+			    char *tname)
+{
+	const char *dir = getenv("INTROSPECTION") ?: P4_INTROSPECTION_DIR;
+	const struct p4_json *t;
+	char path[PATH_MAX];
+	struct p4_json *doc;
+	const char *name;
+	const char *err;
+	long long v;
+	int ret = -1;
+
+	if (!pname[0]) {
+		doc = p4rt_file_of_pipeid(dir, pipeid, pname);
+		if (!doc)
 			return -1;
-		}
 	} else {
 		snprintf(path, sizeof(path), "%s/%s.json", dir, pname);
 		doc = p4_json_parse_file(path, &err);
@@ -748,35 +761,31 @@ static int p4rt_resolve_ids(__u32 pipeid, __u32 tblid, char *pname,
 		if (pipeid && (p4_json_get_int(doc, "id", &v) || v != pipeid)) {
 			fprintf(stderr, "Error: pipeline %s is not of id %u\n",
 				pname, pipeid);
-			p4_json_free(doc);
-			return -1;
+			goto out;
 		}
+	}
+	if (!tblid) {
+		ret = 0;
+		goto out;
 	}
 	p4_json_for_each(t, p4_json_get(doc, "tables")) {
-		const char *name = p4_json_get_str(t, "name");
-
-		if (!tblid && tname[0])
+		name = p4_json_get_str(t, "name");
+		if (name && !p4_json_get_int(t, "id", &v) && v == tblid)
 			break;
-		if (p4_json_get_int(t, "id", &v) || v != tblid || !name)
-			continue;
-		if (tname[0] && strcmp(tname, name)) {
-			fprintf(stderr, "Error: table %s is not of id %u\n",
-				tname, tblid);
-			p4_json_free(doc);
-			return -1;
-		}
-		if (strlen(name) >= TABLENAMSIZ)
-			break;
-		strcpy(tname, name);
-		p4_json_free(doc);
-		return 0;
 	}
+	if (!t || strlen(name) >= TABLENAMSIZ)
+		fprintf(stderr, "Error: pipeline %s has no table of id %u\n",
+			pname, tblid);
+	else if (tname[0] && strcmp(tname, name))
+		fprintf(stderr, "Error: table %s is not of id %u\n", tname,
+			tblid);
+	else {
+		strcpy(tname, name);	/* the same, when it was given */
+		ret = 0;
+	}
+out:
 	p4_json_free(doc);
-	if (tname[0] && !tblid)
-		return 0;
-	fprintf(stderr, "Error: pipeline %s has no table of id %u\n", pname,
-		tblid);
-	return -1;
+	return ret;
 }
 
 /* PNAME/table/CB/TNAME, or PNAME/TNAME as the seed series wrote it */

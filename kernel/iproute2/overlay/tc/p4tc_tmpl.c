@@ -187,16 +187,10 @@ static void p4tmpl_parse_type(const char *arg, struct p4_type_s *t)
  */
 static void p4tmpl_add_type(struct nlmsghdr *n, int attr, const char *arg)
 {
-	struct p4tc_meta_size_params sz = {};
 	struct p4_type_s t;
 
-	_Static_assert(sizeof(struct p4tc_meta_size_params) ==
-		       sizeof(struct p4tc_hdrfield_ty), "type attributes differ");
 	p4tmpl_parse_type(arg, &t);
-	sz.datatype = t.typeid;
-	sz.startbit = t.startbit;
-	sz.endbit = t.endbit;
-	addattr_l(n, MAX_MSG, attr, &sz, sizeof(sz));
+	p4_type_attr(n, attr, &t);
 }
 
 static const char * const pipeline_words[] = { "preactions", "postactions",

@@ -770,6 +770,22 @@ struct p4tc_cmd {
 	bool fast;			/* 64-bit operands, none P4TC_ACC_SLOW */
 };
 
+static inline bool p4tc_cmd_is_branch(u8 op)
+{
+	return op >= P4TC_CMD_OP_BEQ && op <= P4TC_CMD_OP_BGE;
+}
+
+/*
+ * Whether @cmd carries the seed's "control VERDICT" on a command that is
+ * no branch, jump or ret: the verdict its action returns if it ends after
+ * the command.
+ */
+static inline bool p4tc_cmd_sets_verdict(const struct p4tc_cmd *cmd)
+{
+	return cmd->then_ctl && !p4tc_cmd_is_branch(cmd->op) &&
+	       cmd->op != P4TC_CMD_OP_JUMP && cmd->op != P4TC_CMD_OP_RET;
+}
+
 /* A program: what an action template's commands resolve to */
 struct p4tc_prog {
 	u32 num_cmds;

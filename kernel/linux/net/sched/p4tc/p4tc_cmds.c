@@ -948,7 +948,7 @@ static int cmd_parse(struct p4tc_pipeline *pipeline,
 		return -EINVAL;
 	}
 	cmd->op = nla_get_u8(tb[P4TC_CMD_OP]);
-	branch = cmd->op >= P4TC_CMD_OP_BEQ && cmd->op <= P4TC_CMD_OP_BGE;
+	branch = p4tc_cmd_is_branch(cmd->op);
 
 	if (cmd->op == P4TC_CMD_OP_LABEL) {
 		if (!tb[P4TC_CMD_LABEL]) {

@@ -565,9 +565,7 @@ static int push_prog(struct desc_builder *b, const struct p4tc_prog *prog)
 
 		if (!in)
 			return -ENOMEM;
-		if (cmd->then_ctl && cmd->op != P4TC_CMD_OP_JUMP &&
-		    cmd->op != P4TC_CMD_OP_RET &&
-		    (cmd->op < P4TC_CMD_OP_BEQ || cmd->op > P4TC_CMD_OP_BGE)) {
+		if (p4tc_cmd_sets_verdict(cmd)) {
 			NL_SET_ERR_MSG(b->extack,
 				       "P4TC: a control after a command that is no branch has no offload description");
 			return -EOPNOTSUPP;

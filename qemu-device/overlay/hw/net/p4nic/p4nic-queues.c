@@ -169,10 +169,20 @@ static bool p4nic_cq_post(P4NicState *s, P4NicQueue *q, uint32_t reg,
     return true;
 }
 
+/* An event queue entry; p4nic_cq_post() sets its phase. */
+static void p4nic_event_fill(uint8_t *ev, uint16_t type, uint16_t port,
+                             uint32_t data)
+{
+    memset(ev, 0, sizeof(struct p4nic_event));
+    stw_le_p(ev + offsetof(struct p4nic_event, type), type);
+    stw_le_p(ev + offsetof(struct p4nic_event, port), port);
+    stl_le_p(ev + offsetof(struct p4nic_event, data), data);
+}
+
 void p4nic_event_post(P4NicState *s, uint16_t type, uint16_t port,
                       uint32_t data, bool fatal)
 {
-    uint8_t ev[sizeof(struct p4nic_event)] = { 0 };
+    uint8_t ev[sizeof(struct p4nic_event)];
     bool up = (s->ctrl & P4NIC_CTRL_ENABLE) &&
               (fatal || !(s->status & P4NIC_STATUS_FATAL));
 
@@ -181,9 +191,7 @@ void p4nic_event_post(P4NicState *s, uint16_t type, uint16_t port,
         trace_p4nic_event_lost(type, port, data);
         return;
     }
-    stw_le_p(ev + offsetof(struct p4nic_event, type), type);
-    stw_le_p(ev + offsetof(struct p4nic_event, port), port);
-    stl_le_p(ev + offsetof(struct p4nic_event, data), data);
+    p4nic_event_fill(ev, type, port, data);
     trace_p4nic_event(type, port, data);
     if (p4nic_cq_post(s, &s->eq, P4NIC_REG_EQ_BASE_LO, ev)) {
         p4nic_irq(s, P4NIC_VEC_EVENT);
@@ -196,13 +204,12 @@ void p4nic_event_post(P4NicState *s, uint16_t type, uint16_t port,
  */
 void p4nic_event_babble(P4NicState *s, uint16_t port)
 {
-    uint8_t ev[sizeof(struct p4nic_event)] = { 0 };
+    uint8_t ev[sizeof(struct p4nic_event)];
 
     if (!p4nic_running(s) || !s->eq.size) {
         return;
     }
-    stw_le_p(ev + offsetof(struct p4nic_event, type), P4NIC_EV_LINK);
-    stw_le_p(ev + offsetof(struct p4nic_event, port), port);
+    p4nic_event_fill(ev, P4NIC_EV_LINK, port, 0);
     s->babbled++;
     trace_p4nic_event_babble(port, s->babbled);
     p4nic_cq_post(s, &s->eq, P4NIC_REG_EQ_BASE_LO, ev);
