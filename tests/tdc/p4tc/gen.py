@@ -310,6 +310,13 @@ pl.refuse("pipeline: a name of 256 bytes is refused",
 pl.refuse("pipeline: tc refuses a name of 256 bytes itself",
           [], f"{P} create pipeline/" + "q" * 256, "", pipes=())
 
+pl.refuse("pipeline: create without a name",
+          [], "$P4NL raw create 1 - 1{ 2{ } }", "Must specify pipeline name",
+          f"{P} get pipeline/", "pipeline name", count=0, pipes=())
+pl.refuse("pipeline: get with neither name nor id",
+          [MK0 := f"{P} create pipeline/ptest"], "$P4NL raw get 1 - 1{ 2{ } }",
+          "Must specify pipeline name or id")
+
 
 # ---------------------------------------------------------------- metadata
 md = File("p4tc-metadata.json", "7b")
@@ -346,16 +353,16 @@ md.case("metadata: bit0 is refused by tc",
         code=255)
 md.refuse("metadata: a slice above its end bit is refused",
           [MK], f"{P} create metadata/ptest/mt type bit32[31-16]",
-          "Slice start bit is above its end bit", MG, "mt", count=0)
+          "Endbit value smaller than startbit", MG, "mt", count=0)
 md.refuse("metadata: a slice beyond the container is refused",
           [MK], f"{P} create metadata/ptest/mt type bit8[0-8]",
-          "Slice end bit is outside the type", MG, "mt", count=0)
+          "Endbit value too big", MG, "mt", count=0)
 md.refuse("metadata: ipv4 does not take a slice",
           [MK], f"{P} create metadata/ptest/mt type ipv4[0-15]",
           "Type does not allow bit slices", MG, "mt", count=0)
 md.refuse("metadata: a key type is refused",
           [MK], f"{P} create metadata/ptest/mt type key",
-          "Invalid metadata type", MG, "mt", count=0)
+          "Invalid data type for user metdatum", MG, "mt", count=0)
 md.refuse("metadata: type is required",
           [MK], f"{P} create metadata/ptest/mt", "Must specify metadatum size params",
           MG, "mt", count=0)
@@ -409,7 +416,7 @@ md.refuse("metadata: more than 1024 bits in all is refused",
           [MK] + [f"{P} create metadata/ptest/m{i} type bit128"
                   for i in range(1, 9)],
           f"{P} create metadata/ptest/m9 type bit8",
-          "Pipeline metadata would exceed 1024 bits in all", MG, "m9",
+          "Metadata max offset exceeded", MG, "m9",
           count=0)
 md.case("metadata: deleting frees its bits",
         [MK] + [f"{P} create metadata/ptest/m{i} type bit128"
@@ -457,6 +464,27 @@ md.refuse("metadata: a failed batch leaves nothing behind",
 md.refuse("metadata: a name of 256 bytes is refused",
           [MK], "$P4NL long-meta ptest 256",
           "Attribute failed policy validation", MG, "metadata mid", count=0)
+md.refuse("metadata: a start bit beyond the type",
+          [MK], "$P4NL raw create 2 ptest 1{ 2{ 1=s:mt 2=ty:1,8,9 } }",
+          "Startbit value too big", MG, "mt", count=0)
+md.refuse("metadata: an unknown data type",
+          [MK], "$P4NL raw create 2 ptest 1{ 2{ 1=s:mt 2=ty:99,0,7 } }",
+          "Invalid data type", MG, "mt", count=0)
+md.refuse("metadata: create without a name",
+          [MK], "$P4NL raw create 2 ptest 1{ 2{ 2=ty:1,0,7 } }",
+          "Must specify metadatum name", MG, "metadata mid", count=0)
+md.refuse("metadata: get with neither name nor id",
+          [MK, f"{P} create metadata/ptest/m1 type bit8"],
+          "$P4NL raw get 2 ptest 1{ 2{ } }",
+          "Must specify metadatum name or id")
+md.refuse("metadata: flush of metadata an action uses",
+          [MK, f"{P} create metadata/ptest/m1 type bit8",
+           f"{P} create action/ptest/a1 cmd set metadata.ptest.m1 constant.bit8.1"],
+          f"{P} del metadata/ptest/", "Unable to flush any metadata", MG,
+          "m1 type bit8")
+md.case("metadata: flush of none warns",
+        [MK], f"{P} del metadata/ptest/ 2>&1", f"{P} del metadata/ptest/ 2>&1",
+        "Warning: There is not metadata to flush")
 md.case("metadata: a name of 255 bytes is accepted",
         [MK], "$P4NL long-meta ptest 255", MG, "name " + "m" * 255 + " type")
 md.refuse("metadata: an empty name is refused",
@@ -524,7 +552,7 @@ rq.refuse("request: a create without P4TC_ROOT",
           [], "$P4NL no-root", "Netlink P4TC template attributes missing",
           pipes=())
 rq.refuse("request: an unknown object type",
-          [], "$P4NL bad-obj", "Unknown P4TC template object type", pipes=())
+          [], "$P4NL bad-obj", "Invalid object type", pipes=())
 rq.refuse("request: an object that is not a nest",
           [], "$P4NL not-nested", "Objects must be nests numbered from 1",
           pipes=())
@@ -545,7 +573,7 @@ rq.refuse("request: a delete of two objects",
           "$P4NL multi-delete ptest", "Deletes take one object per message",
           MG, "metadata mid", count=2)
 rq.refuse("request: a message shorter than its header",
-          [], "$P4NL short-header", "Invalid header length", pipes=())
+          [], "$P4NL short-header", "Message header is missing", pipes=())
 rq.refuse("request: creating needs CAP_NET_ADMIN",
           [], f"setpriv --reuid=65534 --regid=65534 --clear-groups "
           f"--inh-caps=-all {P} create pipeline/ptest",
@@ -669,11 +697,11 @@ pa.refuse("hdrfield: a duplicate id",
 pa.refuse("hdrfield: a second parser name",
           [MK, f"{HF}/ipv4/ttl type bit8"],
           f"{P} create hdrfield/ptest/parser2/ipv4/tos type bit8",
-          "Pipeline already has a parser of another name or id")
+          "Can only have one parser instance per pipeline")
 pa.refuse("hdrfield: type is required",
           [MK], f"{HF}/ipv4/ttl", "Must supply header field data")
 pa.refuse("hdrfield: a key type is refused",
-          [MK], f"{HF}/ipv4/ttl type key", "Invalid header field type")
+          [MK], f"{HF}/ipv4/ttl type key", "Invalid hdrfield data type")
 pa.refuse("hdrfield: beyond the fixed part of its header",
           [MK, f"{HD}/ipv4 len 20"], f"{HF}/ipv4/opt type bit32 offset 160",
           "Field lies beyond the fixed part of its header", HFG, "opt",
@@ -699,7 +727,7 @@ pa.refuse("hdrfield: get from a pipeline without parser",
           "Pipeline has no parser")
 pa.refuse("hdrfield: get with the wrong parser name",
           [MK, f"{HF}/ipv4/ttl type bit8"],
-          f"{P} get hdrfield/ptest/parserX/ipv4/ttl", "Parser not found")
+          f"{P} get hdrfield/ptest/parserX/ipv4/ttl", "Parser name not found")
 pa.case("hdrfield: get by id",
         [MK, f"{HF}/ipv4/ttl hdrfieldid 12 type bit8"],
         f"{P} get hdrfield/ptest/parser1/ hdrfieldid 12",
@@ -721,8 +749,34 @@ pa.refuse("hdrfield: a select field cannot be deleted",
 pa.refuse("hdrfield: flush refuses while a field is in use",
           ETH + [f"{HU}/eth select etherType transition 0x800 ipv4"],
           f"{P} del hdrfield/ptest/parser1/",
-          "A header field is in use: nothing flushed", HFG, "hdrfield name",
+          "Unable to flush any table instance", HFG, "hdrfield name",
           count=5)
+pa.refuse("hdrfield: get with the wrong parser id",
+          [MK, f"{HF}/ipv4/ttl type bit8"],
+          f"{P} get hdrfield/ptest/parser1/ipv4/ttl parserid 9",
+          "Unable to find parser by id")
+pa.refuse("hdrfield: get by a missing id",
+          [MK, f"{HF}/ipv4/ttl type bit8"],
+          f"{P} get hdrfield/ptest/parser1/ hdrfieldid 9",
+          "Unable to find hdrfield by id")
+pa.refuse("hdrfield: get with neither name nor id",
+          [MK, f"{HF}/ipv4/ttl type bit8"],
+          "$P4NL raw get 3 ptest 1{ 2{ 3=s:parser1 } }",
+          "Must specify hdrfield name or id")
+pa.refuse("hdrfield: create without a parser name",
+          [MK], "$P4NL raw create 3 ptest 1{ 2{ 2=s:ipv4/ttl 1=ty:1,0,7 } }",
+          "Must supply parser name", HFG, "ttl", count=0)
+pa.refuse("hdrfield: startbit above endbit",
+          [MK], "$P4NL raw create 3 ptest 1{ 2{ 2=s:ipv4/ttl 3=s:parser1 1=ty:2,9,3 } }",
+          "Header field startbit > endbit", HFG, "ttl", count=0)
+pa.case("hdrfield: flush of none warns",
+        [MK], f"{P} del hdrfield/ptest/parser1/ 2>&1",
+        f"{P} del hdrfield/ptest/parser1/ 2>&1",
+        "Warning: There are no header fields to flush")
+pa.case("header: flush of none warns",
+        [MK, f"{HF}/ipv4/ttl type bit8"], f"{P} del header/ptest/parser1/ 2>&1",
+        f"{P} del header/ptest/parser1/ 2>&1",
+        "Warning: There are no headers to flush")
 pa.refuse("hdrfield: a sealed pipeline refuses new fields",
           [f"{MK} {ACTS}", f"{P} update pipeline/ptest state ready"],
           f"{HF}/ipv4/ttl type bit8", "Pipeline is sealed")
@@ -982,11 +1036,11 @@ rg.case("register: 128 elements are the limit",
         count=128)
 rg.refuse("register: 0 elements are refused",
           [MK], f"{RC}/reg1 type bit8 numelems 0",
-          "Register has 1 to 128 elements", f"{P} get register/ptest/",
+          "Num elems can't be zero", f"{P} get register/ptest/",
           "reg1", count=0)
 rg.refuse("register: 129 elements are refused",
           [MK], f"{RC}/reg1 type bit8 numelems 129",
-          "Register has 1 to 128 elements")
+          "Number of elements exceededs P4 register maximum")
 rg.refuse("register: a key type is refused",
           [MK], f"{RC}/reg1 type key numelems 1", "Invalid data type for P4 register")
 rg.case("register: type and numelems are both required (tc)",
@@ -1040,9 +1094,9 @@ rg.case("register: a constant too wide for the container is refused by tc",
         [MK, f"{RC}/reg1 type bit8 numelems 1"],
         f"{RU}/reg1 index 0 value constant.bit32.300", RG,
         r"index 0 value 0\n", code=255)
-rg.refuse("register: update needs an index and a value",
+rg.refuse("register: update needs a value",
           [MK, f"{RC}/reg1 type bit8 numelems 1"], f"{RU}/reg1 index 0",
-          "Register update needs an index and a value")
+          "Missing register value")
 rg.case("register: a new type starts from zero",
         [MK, f"{RC}/reg1 type bit8 numelems 2", f"{RU}/reg1 index 0 value 5"],
         f"{RU}/reg1 type bit16 numelems 3", RG,
@@ -1077,11 +1131,16 @@ rg.case("register: a sealed pipeline's registers can be read",
         [f"{MK} {ACTS}", f"{RC}/reg1 type bit8 numelems 1",
          f"{RU}/reg1 index 0 value 7", f"{P} update pipeline/ptest state ready"],
         RG, RG, r"index 0 value 7\n")
-rg.refuse("register: elements cannot be deleted",
-          [MK, f"{RC}/reg1 type bit8 numelems 1"],
-          f"{P} del register/ptest/reg1 index 0",
-          "Elements cannot be deleted, only set", f"{P} get register/ptest/",
-          "reg1")
+rg.case("register: delete of an element sets it to zero (seed)",
+        [MK, f"{RC}/reg1 type bit8 numelems 2", f"{RU}/reg1 index 0 value 3",
+         f"{RU}/reg1 index 1 value 4"],
+        f"{P} del register/ptest/reg1 index 1", RG,
+        r"numelems 2\n\tindex 0 value 3\n\tindex 1 value 0\n")
+rg.refuse("register: delete of an element takes only its index",
+          [MK, f"{RC}/reg1 type bit8 numelems 1", f"{RU}/reg1 index 0 value 3"],
+          f"{P} del register/ptest/reg1 index 0 value 1",
+          "Must specify param index and only param index", RG,
+          r"index 0 value 3\n")
 
 RGI = [f"{P} create pipeline/ptest pipeid 22",
        f"{RC}/reg1 regid 3 type bit37 numelems 2"]
@@ -1105,6 +1164,73 @@ rg.refuse("register: a name and an id of different registers are refused",
           [*RGI, f"{RC}/reg2 regid 4 type bit8 numelems 1"],
           f"{P} get register/ptest/reg1 regid 4",
           "Register name and id name different registers")
+
+# The seed's refusals of registers, each with its message
+RRAW = "$P4NL raw"
+rg.refuse("register: create without its info",
+          [MK], f"{RRAW} create 7 ptest 1{{ 2{{ 1=s:reg1 }} }}",
+          "Missing register info", f"{P} get register/ptest/", "reg1",
+          count=0)
+rg.refuse("register: create without a name",
+          [MK], f"{RRAW} create 7 ptest 1{{ 2{{ 2=x:{'00' * 16}0100000003000000 }} }}",
+          "Must specify register name", f"{P} get register/ptest/", "regid",
+          count=0)
+rg.refuse("register: create without a datatype",
+          [MK], f"{RRAW} create 7 ptest 1{{ 2{{ 1=s:reg1 2=x:{'00' * 8}0700000000000000{'01000000'}00000000 }} }}",
+          "Must specify datatype", f"{P} get register/ptest/", "reg1",
+          count=0)
+rg.refuse("register: create with an index",
+          [MK], f"{RC}/reg1 type bit8 numelems 2 index 1",
+          "Index can't be passed in create", f"{P} get register/ptest/",
+          "reg1", count=0)
+rg.refuse("register: create with a value",
+          [MK], f"{RC}/reg1 type bit8 numelems 2 value 1",
+          "Value can't be passed in create", f"{P} get register/ptest/",
+          "reg1", count=0)
+rg.refuse("register: startbit above endbit",
+          [MK], f"{RRAW} create 7 ptest 1{{ 2{{ 1=s:reg1 2=x:0500000000000000020000000000000001000000{'01000000'} }} }}",
+          "startbit > endbit", f"{P} get register/ptest/", "reg1", count=0)
+rg.refuse("register: endbit beyond the container type",
+          [MK], f"{RRAW} create 7 ptest 1{{ 2{{ 1=s:reg1 2=x:00000000000000000800000000000000{'01000000'}{'01000000'} }} }}",
+          "Endbit doesn't fix in container datatype",
+          f"{P} get register/ptest/", "reg1", count=0)
+rg.refuse("register: an element update may not change numelems",
+          [MK, f"{RC}/reg1 type bit8 numelems 2"],
+          f"{RU}/reg1 type bit8 numelems 3 index 0 value 1",
+          "Can't update register num elems", RG, r"index 0 value 0\n")
+rg.refuse("register: an element update may not change the type",
+          [MK, f"{RC}/reg1 type bit8 numelems 2"],
+          f"{RU}/reg1 type bit16 numelems 2 index 0 value 1",
+          "Start and endbit don't match with register values", RG,
+          r"index 0 value 0\n")
+rg.case("register: an element update may restate the register (seed)",
+        [MK, f"{RC}/reg1 type bit8 numelems 2"],
+        f"{RU}/reg1 type bit8 numelems 2 index 1 value 9", RG,
+        r"index 1 value 9\n")
+rg.refuse("register: an element update needs its index",
+          [MK, f"{RC}/reg1 type bit8 numelems 2"],
+          f"{RRAW} update 7 ptest 1{{ 2{{ 1=s:reg1 4=x:05 }} }}",
+          "Must specify index", RG, r"index 0 value 0\n")
+rg.refuse("register: delete with info",
+          [MK, f"{RC}/reg1 type bit8 numelems 2"],
+          f"{P} del register/ptest/reg1 type bit8 numelems 2",
+          "Can't pass info attribute in delete", f"{P} get register/ptest/",
+          "reg1")
+rg.refuse("register: get by a missing id",
+          [MK], f"{P} get register/ptest/ regid 9",
+          "Unable to find register by id")
+rg.refuse("register: get with neither name nor id",
+          [MK], f"{RRAW} get 7 ptest 1{{ 2{{ }} }}",
+          "Must specify register name or id")
+rg.refuse("register: flush of registers an action uses",
+          [MK, f"{RC}/reg1 type bit8 numelems 2",
+           f"{P} create action/ptest/a1 cmd set register.ptest.reg1[0] constant.bit8.1"],
+          f"{P} del register/ptest/", "Unable to flush any register",
+          f"{P} get register/ptest/", "reg1")
+rg.case("register: flush of none warns",
+        [MK], f"{P} del register/ptest/ 2>&1",
+        f"{P} del register/ptest/ 2>&1",
+        "Warning: There are no registers to flush")
 
 # ---------------------------------------------------------------- actions
 ac = File("p4tc-action.json", "7f")
@@ -1155,12 +1281,12 @@ ac.refuse("action template: a duplicate actid is refused",
           r"^action template", count=1)
 ac.refuse("action template: a parameter name given twice is refused",
           [MK], f"{AC}/act1 param x type bit8 param x type bit16",
-          "Parameter name given twice", AG, "act1", count=0)
+          "Param already exists", AG, "act1", count=0)
 ac.refuse("action template: a parameter id given twice is refused",
           [MK], f"{AC}/act1 param x type bit8 id 2 param y type bit8 id 2",
-          "Parameter id given twice", AG, "act1", count=0)
+          "Param already exists", AG, "act1", count=0)
 ac.refuse("action template: a key parameter is refused",
-          [MK], f"{AC}/act1 param x type key", "Invalid parameter type",
+          [MK], f"{AC}/act1 param x type key", "Param type is invalid",
           AG, "act1", count=0)
 ac.refuse("action template: 33 parameters are refused",
           [MK], f"{AC}/act1 " + " ".join(f"param p{i} type bit8"
@@ -1195,7 +1321,7 @@ ac.refuse("action template: an inactive template makes no kind",
           ALS, "ptest/act1", count=0)
 ac.refuse("action template: an active template cannot change its parameters",
           [MK, A1ON], f"{AU}/act1 param x type bit8",
-          "Action template is active: its parameters and commands cannot change",
+          "Unable to update active action",
           f"{P} get action/ptest/act1", r"param x", count=0)
 ac.case("action template: update replaces the parameters of an inactive one",
         [MK, A1], f"{AU}/act1 param x type bit16",
@@ -1393,8 +1519,38 @@ ac.refuse("action template: an active template stays active (netlink)",
 ac.refuse("action: an instance without its options block (netlink)",
           [MK, f"{AC}/act1 param x type bit8 state active"],
           "$P4NL inst ptest/act1 noopt",
-          "P4 action needs its parameters block", ALS, "ptest/act1", count=0,
+          "Must specify option netlink attributes", ALS, "ptest/act1", count=0,
           teardown=ATD)
+for how, msg in [("noopts", "Must specify action netlink attributes"),
+                 ("noname", "Must specify param name or id"),
+                 ("badname", "Param name not found"),
+                 ("len", "Value length differs from template's"),
+                 ("novalue", "Must specify param value")]:
+    ac.refuse(f"action: an instance refused: {msg} (netlink)",
+              [MK, f"{AC}/act1 param x type bit8 state active"],
+              f"$P4NL inst ptest/act1 {how}", msg, ALS, "ptest/act1",
+              count=0, teardown=ATD)
+ac.case("action: an instance from raw netlink (the cases above differ in one thing)",
+        [MK, f"{AC}/act1 param x type bit8 state active"],
+        "$P4NL inst ptest/act1 ok", ALS, r"ptest/act1.*\n.*param x type bit8 1",
+        teardown=ATD)
+ac.refuse("action: an instance without parameters of a template that has some",
+          [MK, f"{AC}/act1 param x type bit8 state active"],
+          "$P4NL inst ptest/act1 noparams", "Must specify action parameters",
+          ALS, "ptest/act1", count=0, teardown=ATD)
+ac.refuse("action template: create without a name",
+          [MK], "$P4NL raw create 4 ptest 1{ 2{ } }", "Must supply action name",
+          AG, "action template", count=0)
+ac.refuse("action template: get with neither name nor id",
+          [MK, A1], "$P4NL raw get 4 ptest 1{ 2{ } }",
+          "Must specify action name or id")
+ac.refuse("action template: flush of templates in use",
+          [MK, A1ON, f"{P} create table/ptest/cb/t1 keysz 8 "
+           "table_acts act name ptest/act1"], f"{P} del action/ptest/",
+          "Unable to flush any action template", AG, "act1")
+ac.case("action template: flush of none warns",
+        [MK], f"{P} del action/ptest/ 2>&1", f"{P} del action/ptest/ 2>&1",
+        "Warning: There are not action templates to flush")
 ac.refuse("action: an instance's parameter type must be its template's (netlink)",
           [MK, f"{AC}/act1 param x type bit8 state active"],
           "$P4NL inst ptest/act1 type", "Param type differs from template",
@@ -1706,7 +1862,7 @@ cm.refuse("cmd: new parameters recheck the program",
 cm.refuse("cmd: an active template's program cannot change",
           [*CSET, f"{CA} cmd ret state active"],
           f"{P} update action/ptest/a cmd ret drop",
-          "Action template is active: its parameters and commands cannot change",
+          "Unable to update active action",
           CG, r"cmd ret$")
 
 # setvalid and setinvalid: a header of the graph other than the start

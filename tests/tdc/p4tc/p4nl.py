@@ -40,9 +40,13 @@ Scenarios:
                               template NAME: HOW is param-noname,
                               param-notype, param-value, inactive, cmds (a
                               command without its operation)
-    inst KIND HOW             add an instance of action kind KIND: HOW is
-                              noopt (no P4TC_ACT_OPT) or type (a
-                              parameter that carries a type)
+    inst KIND HOW             add an instance of action kind KIND (one
+                              bit8 parameter x): HOW is noopt (no
+                              P4TC_ACT_OPT), noopts (no TCA_ACT_OPTIONS),
+                              type (a parameter that carries another
+                              type), noname, badname, len (a 2-byte
+                              value), novalue, noparams (no
+                              P4TC_ACT_PARMS), or ok
     entries VERB PIPE TABLE N [DUP]
                               create (VERB create) or delete (del) entries
                               of TABLE (a 32-bit exact key) with keys
@@ -51,6 +55,16 @@ Scenarios:
     entry-raw PIPE TABLE KEYHEX [MASKHEX]
                               create one entry with the key (and mask)
                               bytes given in hex
+    raw VERB OBJ PIPE ATTR... any message: VERB is create, update, del,
+                              flush, get (templates) or rcreate, rupdate,
+                              rdel, rflush, rget (runtime); OBJ the
+                              P4TC_OBJ_* number; PIPE a name, #ID (the
+                              header's pipeline id) or - (none); the ATTRs
+                              go in P4TC_ROOT: T{ opens a nest of type T,
+                              } closes it, T=s:TEXT (NUL-terminated),
+                              T=u8:N, T=u16:N, T=u32:N, T=x:HEX, T=ty:D,S,E
+                              (struct p4tc_meta_size_params); T=- an empty
+                              attribute
 """
 
 import os
@@ -188,6 +202,63 @@ def extack(msg, flags):
     return "(no message)"
 
 
+RAW_VERBS = {
+    "create": (RTM_CREATEP4TEMPLATE, NLM_F_CREATE | NLM_F_EXCL),
+    "update": (RTM_CREATEP4TEMPLATE, NLM_F_REPLACE),
+    "del": (RTM_DELP4TEMPLATE, 0),
+    "flush": (RTM_DELP4TEMPLATE, NLM_F_ROOT),
+    "get": (RTM_GETP4TEMPLATE, 0),
+    "rcreate": (RTM_P4TC_CREATE, NLM_F_CREATE | NLM_F_EXCL),
+    "rupdate": (RTM_P4TC_CREATE, NLM_F_REPLACE),
+    "rdel": (RTM_P4TC_DEL, 0),
+    "rflush": (RTM_P4TC_DEL, NLM_F_ROOT),
+    "rget": (RTM_P4TC_DEL + 1, 0),
+}
+
+
+def raw_attrs(tokens):
+    """The attribute tree the raw scenario's tokens describe."""
+    stack = [[None, b""]]
+    for tok in tokens:
+        if tok == "}":
+            t, body = stack.pop()
+            stack[-1][1] += nest(t, body)
+        elif tok.endswith("{"):
+            stack.append([int(tok[:-1]), b""])
+        else:
+            t, val = tok.split("=", 1)
+            kind, _, v = val.partition(":")
+            if kind == "s":
+                payload = v.encode() + b"\0"
+            elif kind in ("u8", "u16", "u32"):
+                payload = struct.pack({"u8": "=B", "u16": "=H",
+                                       "u32": "=I"}[kind], int(v, 0))
+            elif kind == "x":
+                payload = bytes.fromhex(v)
+            elif kind == "ty":
+                d, st, e = (int(x, 0) for x in v.split(","))
+                payload = meta_size(d, st, e)
+            elif kind == "-":
+                payload = b""
+            else:
+                raise SystemExit(f"p4nl.py: bad attribute {tok}")
+            stack[-1][1] += attr(int(t), payload)
+    assert len(stack) == 1, "unbalanced { }"
+    return stack[0][1]
+
+
+def raw_message(a):
+    mtype, flags = RAW_VERBS[a[0]]
+    obj, pipe = int(a[1]), a[2]
+    pipeid, head = 0, b""
+    if pipe.startswith("#"):
+        pipeid = int(pipe[1:])
+    elif pipe != "-":
+        head = strz(P4TC_ROOT_PNAME, pipe)
+    return message(mtype, flags, obj,
+                   head + nest(P4TC_ROOT, raw_attrs(a[3:])), pipeid)
+
+
 def meta_obj(i, name, size=None):
     return nest(i, nest(P4TC_PARAMS, strz(META_NAME, name),
                         attr(META_SIZE, size or meta_size())))
@@ -305,15 +376,25 @@ def main(argv):
                       nest(P4TC_ROOT, nest(1, nest(P4TC_PARAMS,
                            strz(ACT_NAME, a[1]), extra))))
     elif sc == "inst":
-        # "type": the instance restates the type, wrongly (bit16 for bit8)
-        ty = meta_size(P4T_U16, 0, 15) if a[1] == "type" else meta_size()
-        opts = nest(ACT_PARMS, nest(1, strz(PARAM_NAME, "x"),
-                                    attr(PARAM_TYPE, ty),
-                                    attr(PARAM_VALUE, b"\1")))
-        if a[1] == "type":
+        # "type": the instance restates the type, wrongly (bit16 for bit8);
+        # the others give parameter x of a bit8 template without its name
+        # (noname), by a name it does not have (badname), with a value of
+        # two bytes (len) or without a value (novalue); noopts sends no
+        # TCA_ACT_OPTIONS at all
+        how = a[1]
+        ty = meta_size(P4T_U16, 0, 15) if how == "type" else meta_size()
+        name = b"" if how == "noname" else \
+            strz(PARAM_NAME, "nothere" if how == "badname" else "x")
+        value = {"len": attr(PARAM_VALUE, b"\1\0"),
+                 "novalue": b""}.get(how, attr(PARAM_VALUE, b"\1"))
+        opts = b"" if how == "noparams" else \
+            nest(ACT_PARMS, nest(1, name, attr(PARAM_TYPE, ty), value))
+        if how != "noopt":
             opts += attr(ACT_OPT, b"\0" * 20)
-        tab = nest(TCA_ACT_TAB, nest(1, strz(TCA_ACT_KIND, a[0]),
-                                     nest(TCA_ACT_OPTIONS, opts)))
+        body = strz(TCA_ACT_KIND, a[0])
+        if how != "noopts":
+            body += nest(TCA_ACT_OPTIONS, opts)
+        tab = nest(TCA_ACT_TAB, nest(1, body))
         msg = message(RTM_NEWACTION, create, 0, tab, raw_hdr=b"\0" * 4)
     elif sc == "entries":
         verb, pipe, table, n = a[0], a[1], a[2], int(a[3])
@@ -325,6 +406,8 @@ def main(argv):
         msg = message(RTM_P4TC_CREATE if verb == "create" else RTM_P4TC_DEL,
                       create if verb == "create" else 0, OBJ_TABLE_ENTRY,
                       strz(P4TC_ROOT_PNAME, pipe) + nest(P4TC_ROOT, *objs))
+    elif sc == "raw":
+        msg = raw_message(a)
     elif sc == "entry-raw":
         extra = attr(ENTRY_MASK, bytes.fromhex(a[3])) if len(a) > 3 else b""
         msg = message(RTM_P4TC_CREATE, create, OBJ_TABLE_ENTRY,

@@ -767,12 +767,13 @@ static int parse_register(int cmd, int argc, char **argv, struct nlmsghdr *n,
 		struct p4_val v;
 		int ret;
 
-		if (cmd != CMD_UPDATE) {
-			fprintf(stderr, "Error: register values are set with update\n");
-			return -1;
-		}
-		/* the value goes in the register's container: ask its type */
-		if (p4tmpl_get_register(path, ids[0], ids[1], &cur))
+		/* the value goes in the register's container: the type given
+		 * (a create, which the kernel refuses with the seed's message),
+		 * or the register's own
+		 */
+		if (cmd == CMD_CREATE && have_type)
+			cur = info;
+		else if (p4tmpl_get_register(path, ids[0], ids[1], &cur))
 			return -1;
 		rt.typeid = cur.datatype;
 		rt.startbit = cur.startbit;

@@ -300,8 +300,12 @@ int p4tc_act_params_parse(struct p4tc_act *act, struct nlattr *nla,
 	int rem, ret;
 
 	/* no list: right for an action without parameters */
-	if (!nla)
-		goto check;
+	if (!nla) {
+		if (!act->num_params)
+			return 0;
+		NL_SET_ERR_MSG(extack, "Must specify action parameters");
+		return -EINVAL;
+	}
 	nla_for_each_nested(attr, nla, rem) {
 		const char *name;
 		u32 id;
@@ -367,7 +371,6 @@ int p4tc_act_params_parse(struct p4tc_act *act, struct nlattr *nla,
 		       nla_len(value));
 	}
 
-check:
 	if (bitmap_weight(seen, P4TC_MAX_PARAMS) != act->num_params) {
 		NL_SET_ERR_MSG(extack, "Every parameter of the action needs a value");
 		return -EINVAL;
@@ -413,7 +416,7 @@ static int tcf_p4act_init(struct net *net, struct nlattr *nla,
 	u32 index;
 
 	if (!nla) {
-		NL_SET_ERR_MSG(extack, "P4 action needs its options");
+		NL_SET_ERR_MSG(extack, "Must specify action netlink attributes");
 		return -EINVAL;
 	}
 	err = nla_parse_nested(tb, P4TC_ACT_MAX, nla, p4tc_act_inst_policy,
@@ -421,7 +424,7 @@ static int tcf_p4act_init(struct net *net, struct nlattr *nla,
 	if (err < 0)
 		return err;
 	if (!tb[P4TC_ACT_OPT]) {
-		NL_SET_ERR_MSG(extack, "P4 action needs its parameters block");
+		NL_SET_ERR_MSG(extack, "Must specify option netlink attributes");
 		return -EINVAL;
 	}
 	parm = nla_data(tb[P4TC_ACT_OPT]);
@@ -585,7 +588,7 @@ static int tcf_act_activate(struct p4tc_pipeline *pipeline,
 			NL_SET_ERR_MSG(extack,
 				       "An action kind of this name already exists");
 		else
-			NL_SET_ERR_MSG(extack, "Unable to register the action kind");
+			NL_SET_ERR_MSG(extack, "Unable to register new action template");
 		return ret;
 	}
 	act->active = true;
@@ -886,13 +889,13 @@ static int tcf_act_params_parse(struct p4tc_param_list *list,
 		for (i = 0; i < n; i++) {
 			if (!strcmp(params[i].name, name)) {
 				NL_SET_ERR_MSG_ATTR(extack, attr,
-						    "Parameter name given twice");
+						    "Param already exists");
 				ret = -EEXIST;
 				goto err;
 			}
 			if (param->id && params[i].id == param->id) {
 				NL_SET_ERR_MSG_ATTR(extack, attr,
-						    "Parameter id given twice");
+						    "Param already exists");
 				ret = -EEXIST;
 				goto err;
 			}
@@ -902,7 +905,7 @@ static int tcf_act_params_parse(struct p4tc_param_list *list,
 		type = p4type_find_byid(ty->datatype);
 		if (!type || (type->flags & P4T_F_BLOB)) {
 			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "Invalid parameter type");
+					    "Param type is invalid");
 			ret = -EINVAL;
 			goto err;
 		}
@@ -1110,8 +1113,8 @@ tcf_act_update(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 
 	if (act->active) {
 		if (tb[P4TC_ACT_PARMS] || tb[P4TC_ACT_CMDS_LIST]) {
-			NL_SET_ERR_MSG(extack,
-				       "Action template is active: its parameters and commands cannot change");
+			/* its parameters and commands are fixed once active */
+			NL_SET_ERR_MSG(extack, "Unable to update active action");
 			return ERR_PTR(-EBUSY);
 		}
 		if (tb[P4TC_ACT_ACTIVE] && !nla_get_u8(tb[P4TC_ACT_ACTIVE])) {
@@ -1166,11 +1169,15 @@ static int tcf_act_flush(struct p4tc_pipeline *pipeline,
 	unsigned long tmp, id;
 	int ret;
 
+	if (idr_is_empty(&pipeline->p_act_idr)) {
+		/* not an error: tc shows it as a warning */
+		NL_SET_ERR_MSG(extack, "There are not action templates to flush");
+		return 0;
+	}
 	idr_for_each_entry_ul(&pipeline->p_act_idr, act, tmp, id) {
 		ret = tcf_act_check_deletable(pipeline, act, false, extack);
 		if (ret < 0) {
-			NL_SET_ERR_MSG(extack,
-				       "An action template is in use: nothing flushed");
+			NL_SET_ERR_MSG(extack, "Unable to flush any action template");
 			return ret;
 		}
 	}

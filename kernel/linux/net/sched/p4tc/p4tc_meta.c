@@ -58,18 +58,34 @@ static unsigned int meta_container_bits(u8 datatype)
 	return p4type_find_byid(datatype)->container_bitsz;
 }
 
-/* Check a P4TC_META_SIZE attribute. */
+/* Check a P4TC_META_SIZE attribute, with the seed's messages. */
 static int tcf_meta_check_size(const struct p4tc_meta_size_params *sz,
 			       struct netlink_ext_ack *extack)
 {
 	const struct p4tc_type *type = p4type_find_byid(sz->datatype);
 
-	if (!type || (type->flags & P4T_F_BLOB)) {
-		NL_SET_ERR_MSG(extack, "Invalid metadata type");
+	if (!type) {
+		NL_SET_ERR_MSG(extack, "Invalid data type");
+		return -EINVAL;
+	}
+	if (type->flags & P4T_F_BLOB) {
+		NL_SET_ERR_MSG(extack, "Invalid data type for user metdatum");
 		return -EINVAL;
 	}
 	if (type->container_bitsz > P4TC_MAXMETA_SZ) {
-		NL_SET_ERR_MSG(extack, "Metadata is at most 128 bits");
+		NL_SET_ERR_MSG(extack, "Bit size too big");
+		return -EINVAL;
+	}
+	if (sz->startbit >= type->bitsz) {
+		NL_SET_ERR_MSG(extack, "Startbit value too big");
+		return -EINVAL;
+	}
+	if (sz->endbit >= type->bitsz) {
+		NL_SET_ERR_MSG(extack, "Endbit value too big");
+		return -EINVAL;
+	}
+	if (sz->endbit < sz->startbit) {
+		NL_SET_ERR_MSG(extack, "Endbit value smaller than startbit");
 		return -EINVAL;
 	}
 	return p4t_check_slice(type, sz->startbit, sz->endbit, extack);
@@ -184,8 +200,8 @@ tcf_meta_create(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 		return ERR_PTR(ret);
 	bits = meta_container_bits(sz->datatype);
 	if (pipeline->p_meta_bits + bits > P4TC_MAXMETA_OFFSET) {
-		NL_SET_ERR_MSG(extack,
-			       "Pipeline metadata would exceed 1024 bits in all");
+		/* 1024 bits in all */
+		NL_SET_ERR_MSG(extack, "Metadata max offset exceeded");
 		return ERR_PTR(-ENOSPC);
 	}
 
@@ -248,8 +264,8 @@ tcf_meta_update(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 	old_bits = meta_container_bits(meta->m_datatype);
 	bits = meta_container_bits(sz->datatype);
 	if (pipeline->p_meta_bits - old_bits + bits > P4TC_MAXMETA_OFFSET) {
-		NL_SET_ERR_MSG(extack,
-			       "Pipeline metadata would exceed 1024 bits in all");
+		/* 1024 bits in all */
+		NL_SET_ERR_MSG(extack, "Metadata max offset exceeded");
 		return ERR_PTR(-ENOSPC);
 	}
 
@@ -298,10 +314,14 @@ static int tcf_meta_flush(struct p4tc_pipeline *pipeline,
 	unsigned long tmp, id;
 
 	/* all or nothing: refuse before deleting anything */
+	if (idr_is_empty(&pipeline->p_meta_idr)) {
+		/* not an error: tc shows it as a warning */
+		NL_SET_ERR_MSG(extack, "There is not metadata to flush");
+		return 0;
+	}
 	idr_for_each_entry_ul(&pipeline->p_meta_idr, meta, tmp, id) {
 		if (refcount_read(&meta->m_ref) > 1) {
-			NL_SET_ERR_MSG(extack,
-				       "Metadata in use by an action: nothing flushed");
+			NL_SET_ERR_MSG(extack, "Unable to flush any metadata");
 			return -EBUSY;
 		}
 	}

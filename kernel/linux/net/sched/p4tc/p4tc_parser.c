@@ -78,9 +78,12 @@ tcf_parser_find(struct p4tc_pipeline *pipeline, const char *name, u32 id,
 		NL_SET_ERR_MSG(extack, "Pipeline has no parser");
 		return ERR_PTR(-ENOENT);
 	}
-	if ((name && strcmp(parser->parser_name, name)) ||
-	    (id && id != parser->parser_id)) {
-		NL_SET_ERR_MSG(extack, "Parser not found");
+	if (id && id != parser->parser_id) {
+		NL_SET_ERR_MSG(extack, "Unable to find parser by id");
+		return ERR_PTR(-ENOENT);
+	}
+	if (name && strcmp(parser->parser_name, name)) {
+		NL_SET_ERR_MSG(extack, "Parser name not found");
 		return ERR_PTR(-ENOENT);
 	}
 	return parser;
@@ -101,7 +104,7 @@ tcf_parser_get_or_create(struct p4tc_pipeline *pipeline, const char *name,
 		if (strcmp(parser->parser_name, name) ||
 		    (id && id != parser->parser_id)) {
 			NL_SET_ERR_MSG(extack,
-				       "Pipeline already has a parser of another name or id");
+				       "Can only have one parser instance per pipeline");
 			return ERR_PTR(-EEXIST);
 		}
 		return parser;
@@ -218,7 +221,11 @@ static int hdrfield_check(const struct p4tc_hdrfield_ty *ty, u16 offset,
 	int ret;
 
 	if (!type || (type->flags & P4T_F_BLOB)) {
-		NL_SET_ERR_MSG(extack, "Invalid header field type");
+		NL_SET_ERR_MSG(extack, "Invalid hdrfield data type");
+		return -EINVAL;
+	}
+	if (ty->startbit > ty->endbit) {
+		NL_SET_ERR_MSG(extack, "Header field startbit > endbit");
 		return -EINVAL;
 	}
 	ret = p4t_check_slice(type, ty->startbit, ty->endbit, extack);
@@ -444,10 +451,10 @@ static int tcf_hdrfield_flush(struct p4tc_pipeline *pipeline,
 	struct p4tc_hdrfield *field;
 	unsigned long tmp, id;
 
+	/* the seed's text, though these are header fields */
 	idr_for_each_entry_ul(&parser->hdrfield_idr, field, tmp, id) {
 		if (refcount_read(&field->hdrfield_ref) > 1) {
-			NL_SET_ERR_MSG(extack,
-				       "A header field is in use: nothing flushed");
+			NL_SET_ERR_MSG(extack, "Unable to flush any table instance");
 			return -EBUSY;
 		}
 	}
@@ -467,6 +474,7 @@ struct tcf_parser_kind {
 	int id_idx;
 	size_t idr_offset;	/* of the objects' IDR in struct p4tc_parser */
 	const struct p4tc_find_msgs *msgs;
+	const char *none_to_flush;	/* a warning, not an error */
 	int (*flush)(struct p4tc_pipeline *pipeline, struct p4tc_parser *parser,
 		     struct netlink_ext_ack *extack);
 	int (*put)(struct p4tc_pipeline *pipeline,
@@ -485,6 +493,7 @@ static int tcf_parser_gd(const struct tcf_parser_kind *kind, struct net *net,
 	struct p4tc_pipeline *pipeline;
 	struct p4tc_parser *parser;
 	const char *name, *pname;
+	bool flush;
 	int ret;
 
 	if (nla) {
@@ -499,6 +508,13 @@ static int tcf_parser_gd(const struct tcf_parser_kind *kind, struct net *net,
 	if (IS_ERR(pipeline))
 		return PTR_ERR(pipeline);
 
+	name = tb[kind->name_attr] ? nla_data(tb[kind->name_attr]) : NULL;
+	flush = del && (n->nlmsg_flags & NLM_F_ROOT) && !name &&
+		!ids[kind->id_idx];
+	if (flush && !pipeline->parser) {
+		p4tc_set_msg(extack, kind->none_to_flush);
+		return 0;
+	}
 	pname = tb[kind->parser_name_attr] ?
 		nla_data(tb[kind->parser_name_attr]) : NULL;
 	parser = tcf_parser_find(pipeline, pname, ids[P4TC_PARSEID_IDX], extack);
@@ -506,9 +522,13 @@ static int tcf_parser_gd(const struct tcf_parser_kind *kind, struct net *net,
 		return PTR_ERR(parser);
 	ids[P4TC_PARSEID_IDX] = parser->parser_id;
 
-	name = tb[kind->name_attr] ? nla_data(tb[kind->name_attr]) : NULL;
-	if (del && (n->nlmsg_flags & NLM_F_ROOT) && !name && !ids[kind->id_idx])
+	if (flush) {
+		if (idr_is_empty((void *)parser + kind->idr_offset)) {
+			p4tc_set_msg(extack, kind->none_to_flush);
+			return 0;
+		}
 		return kind->flush(pipeline, parser, extack);
+	}
 
 	tmpl = p4tc_tmpl_find_byany((void *)parser + kind->idr_offset, name,
 				    ids[kind->id_idx], kind->msgs, extack);
@@ -539,6 +559,7 @@ static const struct tcf_parser_kind hdrfield_kind = {
 	.id_idx = P4TC_HDRFIELDID_IDX,
 	.idr_offset = offsetof(struct p4tc_parser, hdrfield_idr),
 	.msgs = &hdrfield_msgs,
+	.none_to_flush = "There are no header fields to flush",
 	.flush = tcf_hdrfield_flush,
 	.put = tcf_hdrfield_put_common,
 };
@@ -1347,6 +1368,7 @@ static const struct tcf_parser_kind header_kind = {
 	.id_idx = P4TC_HDRID_IDX,
 	.idr_offset = offsetof(struct p4tc_parser, header_idr),
 	.msgs = &header_msgs,
+	.none_to_flush = "There are no headers to flush",
 	.flush = tcf_header_flush,
 	.put = tcf_header_put_common,
 };

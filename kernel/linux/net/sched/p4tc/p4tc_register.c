@@ -58,16 +58,29 @@ static int tcf_register_check_info(const struct p4tc_u_register *info,
 {
 	const struct p4tc_type *type = p4type_find_byid(info->datatype);
 
+	if (!info->datatype) {
+		NL_SET_ERR_MSG(extack, "Must specify datatype");
+		return -EINVAL;
+	}
 	if (!type || (type->flags & P4T_F_BLOB)) {
 		NL_SET_ERR_MSG(extack, "Invalid data type for P4 register");
 		return -EINVAL;
 	}
-	if (info->startbit > U16_MAX || info->endbit > U16_MAX) {
-		NL_SET_ERR_MSG(extack, "Slice end bit is outside the type");
+	if (!info->num_elems) {
+		NL_SET_ERR_MSG(extack, "Num elems can't be zero");
 		return -EINVAL;
 	}
-	if (!info->num_elems || info->num_elems > P4TC_MAX_REGISTER_ELEMS) {
-		NL_SET_ERR_MSG(extack, "Register has 1 to 128 elements");
+	if (info->num_elems > P4TC_MAX_REGISTER_ELEMS) {
+		NL_SET_ERR_MSG(extack,
+			       "Number of elements exceededs P4 register maximum");
+		return -EINVAL;
+	}
+	if (info->startbit > info->endbit) {
+		NL_SET_ERR_MSG(extack, "startbit > endbit");
+		return -EINVAL;
+	}
+	if (info->endbit >= type->bitsz) {
+		NL_SET_ERR_MSG(extack, "Endbit doesn't fix in container datatype");
 		return -EINVAL;
 	}
 	return p4t_check_slice(type, info->startbit, info->endbit, extack);
@@ -169,12 +182,16 @@ tcf_register_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		return ERR_PTR(-EEXIST);
 	}
 	if (!tb[P4TC_REGISTER_INFO]) {
-		NL_SET_ERR_MSG(extack, "Must specify register type and numelems");
+		NL_SET_ERR_MSG(extack, "Missing register info");
 		return ERR_PTR(-EINVAL);
 	}
-	if (tb[P4TC_REGISTER_INDEX] || tb[P4TC_REGISTER_VALUE]) {
-		NL_SET_ERR_MSG(extack,
-			       "Register elements are set by update, after create");
+	/* elements are set by update, after create */
+	if (tb[P4TC_REGISTER_INDEX]) {
+		NL_SET_ERR_MSG(extack, "Index can't be passed in create");
+		return ERR_PTR(-EINVAL);
+	}
+	if (tb[P4TC_REGISTER_VALUE]) {
+		NL_SET_ERR_MSG(extack, "Value can't be passed in create");
 		return ERR_PTR(-EINVAL);
 	}
 	info = nla_data(tb[P4TC_REGISTER_INFO]);
@@ -230,17 +247,13 @@ tcf_register_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	if (IS_ERR(reg))
 		return ERR_CAST(reg);
 
-	if (tb[P4TC_REGISTER_INFO]) {
-		if (tb[P4TC_REGISTER_INDEX] || tb[P4TC_REGISTER_VALUE]) {
-			NL_SET_ERR_MSG(extack,
-				       "Change the type or an element, not both");
-			return ERR_PTR(-EINVAL);
-		}
+	info = tb[P4TC_REGISTER_INFO] ? nla_data(tb[P4TC_REGISTER_INFO]) : NULL;
+	if (info && !tb[P4TC_REGISTER_INDEX] && !tb[P4TC_REGISTER_VALUE]) {
+		/* a new type and size: only while no action uses it */
 		if (refcount_read(&reg->reg_ref) > 1) {
 			NL_SET_ERR_MSG(extack, "Register is in use by an action");
 			return ERR_PTR(-EBUSY);
 		}
-		info = nla_data(tb[P4TC_REGISTER_INFO]);
 		ret = tcf_register_check_info(info, extack);
 		if (ret < 0)
 			return ERR_PTR(ret);
@@ -261,9 +274,24 @@ tcf_register_update(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		return &reg->common;
 	}
 
-	if (!tb[P4TC_REGISTER_INDEX] || !tb[P4TC_REGISTER_VALUE]) {
+	/* the seed's element update: info, if given, restates the register */
+	if (info && info->num_elems != reg->reg_num_elems) {
+		NL_SET_ERR_MSG(extack, "Can't update register num elems");
+		return ERR_PTR(-EINVAL);
+	}
+	if (info && (info->startbit != reg->reg_startbit ||
+		     info->endbit != reg->reg_endbit ||
+		     info->datatype != reg->reg_type)) {
 		NL_SET_ERR_MSG(extack,
-			       "Register update needs an index and a value");
+			       "Start and endbit don't match with register values");
+		return ERR_PTR(-EINVAL);
+	}
+	if (!tb[P4TC_REGISTER_INDEX]) {
+		NL_SET_ERR_MSG(extack, "Must specify index");
+		return ERR_PTR(-EINVAL);
+	}
+	if (!tb[P4TC_REGISTER_VALUE]) {
+		NL_SET_ERR_MSG(extack, "Missing register value");
 		return ERR_PTR(-EINVAL);
 	}
 	ret = tcf_register_check_index(reg, tb[P4TC_REGISTER_INDEX], extack);
@@ -421,10 +449,14 @@ static int tcf_register_flush(struct p4tc_pipeline *pipeline,
 	struct p4tc_register *reg;
 	unsigned long tmp, id;
 
+	if (idr_is_empty(&pipeline->p_reg_idr)) {
+		/* not an error: tc shows it as a warning */
+		NL_SET_ERR_MSG(extack, "There are no registers to flush");
+		return 0;
+	}
 	idr_for_each_entry_ul(&pipeline->p_reg_idr, reg, tmp, id) {
 		if (refcount_read(&reg->reg_ref) > 1) {
-			NL_SET_ERR_MSG(extack,
-				       "A register is in use by an action: nothing flushed");
+			NL_SET_ERR_MSG(extack, "Unable to flush any register");
 			return -EBUSY;
 		}
 	}
@@ -466,17 +498,33 @@ static int tcf_register_gd(struct net *net, struct sk_buff *skb,
 				      extack);
 	if (IS_ERR(reg))
 		return PTR_ERR(reg);
+	if (del && tb[P4TC_REGISTER_INFO]) {
+		NL_SET_ERR_MSG(extack, "Can't pass info attribute in delete");
+		return -EINVAL;
+	}
 	if (tb[P4TC_REGISTER_INDEX]) {
-		if (del) {
-			NL_SET_ERR_MSG(extack,
-				       "Elements cannot be deleted, only set");
-			return -EINVAL;
-		}
 		ret = tcf_register_check_index(reg, tb[P4TC_REGISTER_INDEX],
 					       extack);
 		if (ret < 0)
 			return ret;
 		index = nla_get_u32(tb[P4TC_REGISTER_INDEX]);
+	}
+	/* the seed's delete of an element: its value back to zero */
+	if (del && index >= 0) {
+		if (tb[P4TC_REGISTER_VALUE]) {
+			NL_SET_ERR_MSG(extack,
+				       "Must specify param index and only param index");
+			return -EINVAL;
+		}
+		if (tcf_register_fill_1(skb, reg, index)) {
+			NL_SET_ERR_MSG(extack, "Object does not fit in the reply");
+			return -EMSGSIZE;
+		}
+		spin_lock_bh(&reg->reg_value_lock);
+		memset(reg_elem(reg, index), 0,
+		       p4t_container_bytes(reg_type(reg)));
+		spin_unlock_bh(&reg->reg_value_lock);
+		return 0;
 	}
 	if (tcf_register_fill_1(skb, reg, index)) {
 		NL_SET_ERR_MSG(extack, "Object does not fit in the reply");

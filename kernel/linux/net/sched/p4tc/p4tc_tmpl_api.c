@@ -56,7 +56,7 @@ static const struct p4tc_template_ops *
 p4tc_obj_ops(u32 obj, struct netlink_ext_ack *extack)
 {
 	if (obj > P4TC_OBJ_MAX || !p4tc_ops[obj]) {
-		NL_SET_ERR_MSG(extack, "Unknown P4TC template object type");
+		NL_SET_ERR_MSG(extack, "Invalid object type");
 		return NULL;
 	}
 	return p4tc_ops[obj];
@@ -432,6 +432,10 @@ static int p4tc_parse_req(const struct nlmsghdr *n, struct p4tc_req *req,
 	struct p4tcmsg *t;
 	int ret;
 
+	if (nlmsg_len(n) < sizeof(struct p4tcmsg)) {
+		NL_SET_ERR_MSG(extack, "Message header is missing");
+		return -EINVAL;
+	}
 	ret = nlmsg_parse(n, sizeof(struct p4tcmsg), req->tb, P4TC_ROOT_MAX,
 			  p4tc_root_policy, extack);
 	if (ret < 0)
