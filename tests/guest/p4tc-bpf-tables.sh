@@ -56,10 +56,10 @@ n=$(json_get "$j" 'j[1]["entries"][0]["stats"]["packets"]')
 # an entry without datapath X does not match: the /24 to nh 2 below
 # loses to the /16 to nh 1 only while it may execute
 expect_ok "a /25 to the dropping next hop, without X" \
-	$RT/fib dstAddr 10.2.0.0/25 permissions CRUD--R--- action router/cb/set_nh param nh 3
+	$RT/fib dstAddr 10.2.0.0/25 permissions -RUD--R--- action router/cb/set_nh param nh 3
 expect_ok "the /25 does not match" ip netns exec sa ping -c 1 -W 2 10.2.0.1
 expect_ok "give the /25 X" tc p4 update router/table/cb/fib dstAddr 10.2.0.0/25 \
-	permissions CRUD--R--X action router/cb/set_nh param nh 3
+	permissions -RUD--R--X action router/cb/set_nh param nh 3
 expect_err "the /25 matches: next hop 3 drops" 1 "100% packet loss" \
 	ip netns exec sa ping -c 1 -W 1 10.2.0.1
 expect_ok "del the /25" tc p4 del router/table/cb/fib dstAddr 10.2.0.0/25

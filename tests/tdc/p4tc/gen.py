@@ -1216,6 +1216,11 @@ rg.refuse("register: delete with info",
           f"{P} del register/ptest/reg1 type bit8 numelems 2",
           "Can't pass info attribute in delete", f"{P} get register/ptest/",
           "reg1")
+rg.refuse("register: a value of the wrong size",
+          [MK, f"{RC}/reg1 type bit8 numelems 2"],
+          f"{RRAW} update 7 ptest 1{{ 2{{ 1=s:reg1 3=u32:0 4=x:0102 }} }}",
+          "Value size differs from register type's container size", RG,
+          r"index 0 value 0\n")
 rg.refuse("register: get by a missing id",
           [MK], f"{P} get register/ptest/ regid 9",
           "Unable to find register by id")
@@ -1530,6 +1535,10 @@ for how, msg in [("noopts", "Must specify action netlink attributes"),
               [MK, f"{AC}/act1 param x type bit8 state active"],
               f"$P4NL inst ptest/act1 {how}", msg, ALS, "ptest/act1",
               count=0, teardown=ATD)
+ac.refuse("action: an instance's dev parameter of ifindex 0 (netlink)",
+          [MK, f"{AC}/act1 param x type dev state active"],
+          "$P4NL inst ptest/act1 devzero", "Invalid ifindex", ALS,
+          "ptest/act1", count=0, teardown=ATD)
 ac.case("action: an instance from raw netlink (the cases above differ in one thing)",
         [MK, f"{AC}/act1 param x type bit8 state active"],
         "$P4NL inst ptest/act1 ok", ALS, r"ptest/act1.*\n.*param x type bit8 1",
@@ -1634,9 +1643,10 @@ def cmd_ok(name, cmds, pattern, setup=(), count=1, json_=None):
                 count=count)
 
 
-def cmd_refused(name, cmds, message, setup=(), **kw):
-    """An action whose commands are refused with MESSAGE; nothing is made."""
-    cm.refuse(name, [*CSET, *setup], f"{CA} {cmds}", message,
+def cmd_refused(name, cmds, message, setup=(), raw=None, **kw):
+    """An action whose commands are refused with MESSAGE; nothing is made.
+    raw: instead of tc, the command that sends the action's message."""
+    cm.refuse(name, [*CSET, *setup], raw or f"{CA} {cmds}", message,
               f"{P} get action/ptest/", "name ptest/a ", count=0, **kw)
 
 
@@ -1732,36 +1742,36 @@ cmd_refused("cmd: 33 commands are refused",
             prefix="Error: ")
 cmd_refused("cmd: a constant cannot be written",
             "cmd set constant.bit8.1 metadata.ptest.m8",
-            "Command 1 operand 1: cannot be written")
+            "Command 1: Unable to set read-only operand")
 cmd_refused("cmd: read-only kernel metadata cannot be written",
             "cmd set metadata.kernel.skbfclone constant.bit2.1",
-            "Command 1 operand 1: cannot be written")
+            "Command 1: Unable to set read-only operand")
 cmd_refused("cmd: a parameter cannot be written",
             "param x type bit8 cmd set param.x constant.bit8.1",
-            "Command 1 operand 1: cannot be written")
+            "Command 1: Unable to set read-only operand")
 cmd_refused("cmd: a wider source does not fit",
             "cmd set metadata.ptest.m8 metadata.ptest.m32",
-            "Command 1 operand 2: 32 bits do not fit the 8-bit destination")
+            "Command 1: set: B.bitsize has to be <= A.bitsize")
 cmd_refused("cmd: a constant value that does not fit",
             "cmd set metadata.ptest.m8 constant.bit32.256",
-            "Command 1 operand 2: 9 bits do not fit the 8-bit destination")
+            "Command 1: set: B.bitsize has to be <= A.bitsize")
 cmd_refused("cmd: a source wider than the destination's slice",
             "cmd plus metadata.ptest.m32[0-3] metadata.ptest.m8 constant.bit8.1",
             "Command 1 operand 2: 8 bits do not fit the 4-bit destination")
 cmd_refused("cmd: a slice outside its operand",
             "cmd set metadata.ptest.m8[4-8] constant.bit8.1",
-            "Command 1 operand 1: slice outside the operand's 8 bits")
+            "Command 1 operand 1: Start and end bit dont fit in space")
 cmd_refused("cmd: a concat too wide",
             "cmd concat metadata.ptest.m32 metadata.ptest.m32 metadata.ptest.m8",
-            "Command 1: concat of 40 bits does not fit the 32-bit destination")
+            "Command 1: Rvalue operands concatenated must fit inside operand A")
 cmd_refused("cmd: concat needs two sources",
             "cmd concat metadata.ptest.m32 metadata.ptest.m8",
             "Command 1: takes 3 to 9 operands, not 2")
 cmd_refused("cmd: set takes two operands",
-            "cmd set metadata.ptest.m8", "Command 1: takes 2 operands, not 1")
+            "cmd set metadata.ptest.m8", "Command 1: SET must have only 2 operands")
 cmd_refused("cmd: print takes one operand",
             "cmd print metadata.ptest.m8 metadata.ptest.m8",
-            "Command 1: takes 1 operands, not 2")
+            "Command 1: print must have only 1 operands")
 cmd_refused("cmd: unknown metadata, named in the second command",
             "cmd ret cmd set metadata.ptest.m8 metadata.ptest.nope",
             "Command 2 operand 2: unknown metadata nope")
@@ -1800,10 +1810,10 @@ cmd_refused("cmd: an unknown register",
             "Command 1 operand 1: unknown register nope")
 cmd_refused("cmd: a register index out of range",
             "cmd set register.ptest.reg1[4] constant.bit8.1",
-            "Command 1 operand 1: register index 4 out of range")
+            "Command 1 operand 1: Register index out of bounds")
 cmd_refused("cmd: results are hit or miss",
             "cmd set metadata.ptest.m8 results.maybe",
-            "Command 1 operand 2: results are hit or miss")
+            "Command 1 operand 2: Invalid result field")
 cmd_refused("cmd: tableapply of an unknown table",
             "cmd tableapply table.ptest.cb/t1",
             "Command 1 operand 1: unknown table cb/t1")
@@ -1814,16 +1824,72 @@ cmd_refused("cmd: a branch needs a control",
             "cmd beq metadata.ptest.m8 constant.bit8.1",
             "Command 1: needs a control")
 cmd_refused("cmd: jumps go forward only",
-            "cmd label l1 cmd jump l1", "Command 2: jumps only go forward")
+            "cmd label l1 cmd jump l1", "Command 2: Backward jumps are not allowed")
 cmd_refused("cmd: a jump past the end",
-            "cmd jump 3 cmd ret", "Command 1: jump past the end of the program")
+            "cmd jump 3 cmd ret", "Command 1: jump excessive branch")
 cmd_refused("cmd: an unknown label",
-            "cmd jump nowhere", "Command 1: unknown label nowhere")
+            "cmd jump nowhere", "Command 1: Unable to find label")
 cmd_refused("cmd: a label given twice",
-            "cmd label l1 cmd label l1", "Command 2: label l1 given twice")
+            "cmd label l1 cmd label l1", "Command 2: Unable to insert in labels hashtable")
+# the seed's messages for what tc does not send
+CRAW = "$P4NL raw create 4 ptest 1{ 2{ 1=s:a 5{ "
+cmd_refused("cmd: an unknown operation",
+            None, "Command 1: Unknown operation ID",
+            raw=CRAW + "1{ 1=u8:99 } } } }")
+cmd_refused("cmd: an operand without its kind",
+            None, "Command 1 operand 1: operand information is mandatory",
+            raw=CRAW + "1{ 1=u8:1 2{ 1{ 2=s:ptest.m8 } } } } } }")
+cmd_refused("cmd: an unknown operand kind",
+            None, "Command 1 operand 1: Unknown operand type",
+            raw=CRAW + "1{ 1=u8:1 2{ 1{ 1=u8:99 2=s:ptest.m8 } } } } } }")
+cmd_refused("cmd: act of something that is not an action",
+            None, "Command 1: ACT: Operand type MUST be P4TC_OPER_ACTID",
+            raw=CRAW + "1{ 1=u8:2 2{ 1{ 1=u8:2 2=s:ptest.m8 } } } } } }")
+cmd_refused("cmd: a jump to a verdict",
+            None, "Command 1: Operand A must be a label",
+            raw=CRAW + "1{ 1=u8:20 3{ 1=u32:2 } } 2{ 1=u8:21 } } } }")
+cmd_refused("cmd: ret of a jump",
+            None, "Command 1: Operand A must be a return code",
+            raw=CRAW + "1{ 1=u8:21 3{ 2=u32:1 } } 2{ 1=u8:21 } } } }")
+cmd_refused("cmd: a branch with one operand",
+            None, "Command 1: Branch: branch must have only 2 operands",
+            raw=CRAW + "1{ 1=u8:3 2{ 1{ 1=u8:2 2=s:ptest.m8 } } 3{ 1=u32:2 } } } } }")
+cmd_refused("cmd: ten operands",
+            " ".join(["cmd concat metadata.ptest.m32"] + ["metadata.ptest.m8"] * 9),
+            "Command 1: Operands list exceeds maximum allowed value")
+cmd_refused("cmd: plus into a constant",
+            "cmd plus constant.bit8.1 metadata.ptest.m8 metadata.ptest.m8",
+            "Command 1: Unable to store op result in read-only operand")
+cmd_refused("cmd: tableapply takes one table",
+            "cmd tableapply metadata.ptest.m8 metadata.ptest.m8",
+            "Command 1: tableapply must have only 1 operands")
+cmd_refused("cmd: send_port_egress takes one device",
+            "cmd send_port_egress dev.lo dev.lo",
+            "Command 1: send_port_egress must have only 1 operands")
+cmd_refused("cmd: a branch's jump past the end",
+            "cmd beq metadata.ptest.m8 constant.bit8.1 control jump 3 / pipe",
+            "Command 1: ctl1 excessive branch")
+cmd_refused("cmd: a branch's second jump past the end",
+            "cmd beq metadata.ptest.m8 constant.bit8.1 control pipe / jump 3",
+            "Command 1: ctl2 excessive branch")
+cmd_refused("cmd: print of a constant",
+            "cmd print constant.bit8.1", "Command 1: Operand A cannot be constant")
+cmd_refused("cmd: a branch on two constants",
+            "cmd beq constant.bit8.1 constant.bit8.1 control drop / pipe",
+            "Command 1: Branch: A and B can't both be constant")
+cmd_refused("cmd: a label with operands",
+            None, "Command 1: label command mustn't have operands",
+            raw=CRAW + "1{ 1=u8:19 5=s:l1 2{ 1{ 1=u8:2 2=s:ptest.m8 } } } } } }")
+cmd_refused("cmd: a constant of an unknown type",
+            None, "Command 1 operand 2: Invalid operand type",
+            raw=CRAW + "1{ 1=u8:1 2{ 1{ 1=u8:2 2=s:ptest.m8 } 2{ 1=u8:1 4=ty:99,0,7 5=x:01 } } } } } }")
+cmd_refused("cmd: act with more arguments than parameters",
+            "cmd act ptest.b metadata.ptest.m8 metadata.ptest.m8",
+            "Command 1: Act has less runtime parameters than passed in call",
+            setup=[f"{P} create action/ptest/b param x type bit8 state active"])
 cmd_refused("cmd: send_port_egress needs a device",
             "cmd send_port_egress metadata.ptest.m32",
-            "Command 1 operand 1: must be a device (type dev)")
+            "Command 1 operand 1: dev parameter must be dev")
 cmd_refused("cmd: act of an unknown action",
             "cmd act ptest.nope", "Command 1 operand 1: unknown action nope")
 cmd_refused("cmd: act of an inactive action",
@@ -1831,10 +1897,10 @@ cmd_refused("cmd: act of an inactive action",
             setup=[f"{P} create action/ptest/b"])
 cmd_refused("cmd: act of a missing instance",
             "cmd act ptest.b.9",
-            "Command 1 operand 1: no action instance with index 9",
+            "Command 1 operand 1: ACT: unknown Action index",
             setup=[f"{P} create action/ptest/b state active"])
 cmd_refused("cmd: act with the wrong number of arguments",
-            "cmd act ptest.b", "Command 1: action b takes 1 arguments",
+            "cmd act ptest.b", "Command 1: Act has more runtime params than passed in call",
             setup=[f"{P} create action/ptest/b param x type bit8 state active"])
 cmd_refused("cmd: act with an argument too wide",
             "cmd act ptest.b metadata.ptest.m16",
@@ -1842,18 +1908,18 @@ cmd_refused("cmd: act with an argument too wide",
             setup=[f"{P} create action/ptest/b param x type bit8 state active"])
 cmd_refused("cmd: an instance takes no arguments",
             "cmd act ptest.b.3 metadata.ptest.m8",
-            "Command 1: an action instance takes no arguments",
+            "Command 1: Can't specify runtime params together with instance id",
             setup=[f"{P} create action/ptest/b param x type bit8 state active",
                    "$TC actions add action ptest/b param x 1 index 3"])
 cmd_refused("cmd: a kernel action is named by its index",
             "cmd act kernel.gact",
-            "Command 1 operand 1: a kernel action is named by its index")
+            "Command 1 operand 1: Must specify instance id for kernel act calls")
 cmd_refused("cmd: an unknown kernel action kind",
             "cmd act kernel.nokind.1",
-            "Command 1 operand 1: unknown action kind nokind")
+            "Command 1 operand 1: ACT: unknown Action Kind")
 cmd_refused("cmd: a missing kernel action instance",
             "cmd act kernel.gact.77",
-            "Command 1 operand 1: no action instance with index 77")
+            "Command 1 operand 1: ACT: unknown Action index")
 cm.refuse("cmd: new parameters recheck the program",
           [*CSET, f"{CA} param x type bit8 cmd set metadata.ptest.m8 param.x"],
           f"{P} update action/ptest/a param y type bit8",
@@ -2025,7 +2091,7 @@ cmd_pkt("cmd: packets: writing pktlen its own value changes nothing",
         r"Sent \d+ bytes 4 pkt \(dropped 0,", code=0)
 cm.refuse("cmd: kernel metadata the seed never writes stays read only",
           CSET, f"{CA} cmd set metadata.kernel.direction constant.bit1.1",
-          "Command 1 operand 1: cannot be written", f"{P} get action/ptest/",
+          "Command 1: Unable to set read-only operand", f"{P} get action/ptest/",
           "name ptest/a ", count=0)
 
 # ---------------------------------------------------------------- tables
@@ -2133,19 +2199,23 @@ tbl_refused("table: an exact table has one mask", "keysz 8 type exact nummasks 2
             "An exact table has one mask")
 tbl_refused("table: permissions must grant datapath execute",
             "keysz 8 permissions CRUD--R---",
-            "A table must grant the datapath execute (X) permission")
+            "Table must have execute permissions")
 tb.refuse("table: permissions over 10 bits are refused by tc",
           TSET, f"{TC_} keysz 8 permissions 0x400",
           "permissions are CRUDXCRUDX letters or dashes, or 0x0..0x3ff",
           f"{P} get table/ptest/", "name cb/t1 ", count=0,
           prefix="Error: argument \"0x400\" is wrong: ")
 tbl_refused("table: more tables than numtables are refused", "keysz 8",
-            "Pipeline already has its 1 tables (numtables)",
+            "Table range exceeded max allowed value",
             setup=[f"{P} update pipeline/ptest numtables 1",
                    f"{P} create table/ptest/cb/t0 keysz 8"])
 tbl_refused("table: a pipeline without numtables has no table", "keysz 8",
-            "Pipeline already has its 0 tables (numtables)",
+            "Table range exceeded max allowed value",
             setup=[f"{P} update pipeline/ptest numtables 0"])
+tb.refuse("table: a name without its control block is refused",
+          TSET, f"{P} create table/ptest/t1 keysz 8",
+          "Table name must contain control block", f"{P} get table/ptest/",
+          "name t1 ", count=0)
 tbl_refused("table: a duplicate name is refused", "keysz 16",
             "Table already exists",
             setup=[f"{TC_} keysz 8"], state=TG, state_pat="keysz 8 ")
@@ -2158,7 +2228,39 @@ tbl_refused("table: a default action not in the action list",
             "Action setmark is not in the table's action list")
 tbl_refused("table: a tableonly action is no default",
             f"keysz 8 {TLIST} default_hit_action action ptest/onlytbl",
-            "Action onlytbl is tableonly: not a default action")
+            "Action is not allowed as default hit action")
+tbl_refused("table: a default action needs datapath execute permission",
+            "keysz 8 default_miss_action permissions -RU---R--- "
+            "action ptest/onlydef",
+            "Default action must have data path execute permissions")
+tbl_refused("table: a default hit action is one action",
+            "keysz 8 default_hit_action action ptest/onlydef "
+            "action ptest/onlydef", "Can only have one hit action")
+tbl_refused("table: a tableonly action is no default miss action",
+            f"keysz 8 {TLIST} default_miss_action action ptest/onlytbl",
+            "Action is not allowed as default miss action")
+tbl_refused("table: datapath read permission is required",
+            "keysz 8 permissions CRUD-----X",
+            "Data path read permissions must be set")
+tb.refuse("table: permissions have 10 bits",
+          TSET, "$P4NL raw create 5 ptest 1{ 2{ 1=s:cb/t1 3=u32:8 6=u16:0xffff } }",
+          "Permission may only have 10 bits turned on",
+          f"{P} get table/ptest/", "name cb/t1 ", count=0)
+tb.refuse("table: an action list entry without a name",
+          TSET, "$P4NL raw create 5 ptest 1{ 2{ 1=s:cb/t1 3=u32:8 12{ 1{ 2=u8:0 } } } }",
+          "Must specify allowed table action name",
+          f"{P} get table/ptest/", "name cb/t1 ", count=0)
+tb.refuse("table: create without a name",
+          TSET, "$P4NL raw create 5 ptest 1{ 2{ 3=u32:8 } }",
+          "Must specify table name", f"{P} get table/ptest/", "name cb/",
+          count=0)
+tb.refuse("table: get with neither name nor id",
+          TSET, "$P4NL raw get 5 ptest 1{ 2{ } }",
+          "Must specify table name or id")
+tb.case("table: flush of none warns",
+        TSET, f"{P} del table/ptest/ 2>&1", f"{P} del table/ptest/ 2>&1",
+        "Warning: There are not tables to flush")
+
 tbl_refused("table: an unknown action in the list",
             "keysz 8 table_acts act name ptest/nope",
             "Unknown action ptest/nope")
@@ -2224,7 +2326,7 @@ tb.refuse("table: nothing is flushed when a table is named",
           [*TSET, f"{TC_} keysz 8", f"{P} create table/ptest/cb/t2 keysz 8",
            f"{P} create action/ptest/ap cmd tableapply table.ptest.cb/t1"],
           f"{P} del table/ptest/",
-          "A table is named by an action's commands: nothing flushed",
+          "Unable to flush any table",
           f"{P} get table/ptest/", "^table", count=2)
 tb.refuse("table: get of an unknown table", TSET,
           f"{P} get table/ptest/cb/nope", "Table name not found")
@@ -2248,7 +2350,7 @@ tb.refuse("table: no table is created in a sealed pipeline", SEALED,
           f"{P} get table/ptest/", "name cb/t2", count=0)
 tb.refuse("table: limits do not change once sealed", SEALED,
           f"{TU} tentries 10",
-          "Pipeline is sealed: only a table's default actions can change",
+          "Only default action updates are allowed in sealed pipeline",
           TG, "tentries 256")
 tb.case("table: the default miss action changes once sealed", SEALED,
         f"{TU} default_miss_action action ptest/setmark param m 9", TG,
@@ -2256,7 +2358,14 @@ tb.case("table: the default miss action changes once sealed", SEALED,
         r"[\s\S]*param m type bit32 value 9")
 tb.refuse("table: a default action without update permission stays",
           SEALED, f"{TU} default_hit_action action ptest/setmark param m 2",
-          "Default hit action permissions forbid update", TG,
+          "Permission denied: Unable to update default hit action", TG,
+          r"param m type bit32 value 1")
+tb.refuse("table: a default miss action without update permission stays",
+          [*TSET, f"{P} update pipeline/ptest numtables 1",
+           f"{TC_} keysz 8 {TLIST} default_miss_action permissions "
+           "-R----R--X action ptest/setmark param m 1", SEAL],
+          f"{TU} default_miss_action action ptest/setmark param m 2",
+          "Permission denied: Unable to update default miss action", TG,
           r"param m type bit32 value 1")
 tb.refuse("table: no table is deleted in a sealed pipeline", SEALED,
           f"{P} del table/ptest/cb/t1", "Pipeline is sealed", TG,
@@ -2286,7 +2395,7 @@ tb.refuse("table: a key slice beyond the key is refused",
           [*TSET, f"{TC_} keysz 16"],
           f"{P} create action/ptest/k cmd set key.ptest.cb/t1[8-23] "
           "constant.bit16.1",
-          "Command 1 operand 1: slice outside the operand's 16 bits")
+          "Command 1 operand 1: Start and end bit dont fit in space")
 tb.refuse("table: the key of another pipeline's table is refused",
           [*TSET, f"{TC_} keysz 16"],
           f"{P} create action/ptest/k cmd set key.other.cb/t1[0-7] "
@@ -2295,7 +2404,7 @@ tb.refuse("table: the key of another pipeline's table is refused",
 tb.refuse("table: tableapply takes a table",
           [*TSET, f"{TC_} keysz 16"],
           f"{P} create action/ptest/k cmd tableapply metadata.kernel.skbmark",
-          "Command 1 operand 1: must be a table")
+          "Command 1: Operand A must be a table")
 # A default action holds its template: no delete while it is there.
 TDFL = f"{TC_} keysz 8 default_miss_action action ptest/onlytbl"
 tb.refuse("table: the template of a default action cannot be deleted",
@@ -2526,7 +2635,7 @@ ent_refused("entry: an action not in the table's list",
             state=f"{RG}/t1", state_pat="^table", count=0)
 ent_refused("entry: a defaultonly action is not for entries",
             f"{RT}/t1 srcPort 1 dstPort 2 action ptest/onlydef",
-            "Action onlydef is defaultonly: not for entries")
+            "Action is not allowed as entry action")
 ent_refused("entry: a kernel action is refused",
             f"{RT}/tern proto 1 action gact drop",
             "Action gact is not one of pipeline ptest")
@@ -2563,7 +2672,8 @@ ent_refused("entry: delete without the entry's delete permission",
             setup=[f"{RT}/t1 srcPort 1 dstPort 2 permissions -RU---R--X"],
             state=f"{RG}/t1", state_pat="^table", count=1)
 ent_refused("entry: get without the entry's read permission",
-            f"{RG}/t1 srcPort 1 dstPort 2", "Entry permissions forbid read",
+            f"{RG}/t1 srcPort 1 dstPort 2",
+            "Permission denied: Unable to read table entry",
             setup=[f"{RT}/t1 srcPort 1 dstPort 2 permissions --UD--R--X"])
 ent_ok("entry: a dump skips entries that may not be read",
        f"{RT}/t1 srcPort 1 dstPort 3", f"{RG}/t1", r"^table cb/t1",
@@ -2572,8 +2682,25 @@ en.case("entry: a flush keeps entries that may not be deleted",
         [*ESET, f"{RT}/t1 srcPort 1 dstPort 2 permissions -RU---R--X",
          f"{RT}/t1 srcPort 1 dstPort 3"],
         f"{RD}/t1 2>{ERR}", f"cat {ERR}; {RG}/t1",
-        r"Warning: 1 entries kept: their permissions forbid delete.*\n"
+        r"Warning: Unable to flush all entries.*\n"
         r"[\s\S]*dstPort 2\n")
+en.refuse("entry: a flush that can delete none is refused",
+          [*ESET, f"{RT}/t1 srcPort 1 dstPort 2 permissions -RU---R--X"],
+          f"{RD}/t1", "Unable to flush any entries", f"{RG}/t1",
+          "dstPort 2")
+en.refuse("entry: a runtime message without its root",
+          ESET, "$P4NL raw rcreate 6 ptest noroot",
+          "Netlink P4TC table attributes missing")
+en.refuse("entry: a runtime message with an empty root",
+          ESET, "$P4NL raw rcreate 6 ptest", "No elements in root table array")
+en.refuse("entry: a runtime message shorter than its header",
+          ESET, "$P4NL short-header 128", "Message header is missing")
+ent_refused("entry: create without a key",
+            "$P4NL raw rcreate 6 ptest 1{ 2{ 1=s:cb/t1 } }",
+            "Must specify key blobs")
+ent_refused("entry: create permission on an entry is refused",
+            f"$TC p4 create ptest/table/cb/tern proto 1 permissions CRUD--R--X",
+            "Create permission for table entry doesn't make sense")
 ent_ok("entry: an update states the flags, none included (flower's replace)",
        f"{RU}/t1 srcPort 1 dstPort 2", f"{RG}/t1",
        r"create_whodunnit tc update_whodunnit tc not_in_hw\n"

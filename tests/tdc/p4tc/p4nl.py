@@ -23,7 +23,7 @@ Scenarios:
     state PIPE V              update pipeline state to V
     multi-update PIPE         an update of two objects
     multi-delete PIPE         a delete of two objects
-    short-header              a message shorter than struct p4tcmsg
+    short-header [TYPE]       a message shorter than struct p4tcmsg
     empty-name                create a pipeline named ""
     unterminated PIPE         create a metadatum whose name attribute
                               ("mabc", 4 bytes) has no NUL: the next
@@ -45,7 +45,8 @@ Scenarios:
                               P4TC_ACT_OPT), noopts (no TCA_ACT_OPTIONS),
                               type (a parameter that carries another
                               type), noname, badname, len (a 2-byte
-                              value), novalue, noparams (no
+                              value), novalue, devzero (ifindex 0 for a
+                              dev parameter x), noparams (no
                               P4TC_ACT_PARMS), or ok
     entries VERB PIPE TABLE N [DUP]
                               create (VERB create) or delete (del) entries
@@ -64,7 +65,8 @@ Scenarios:
                               } closes it, T=s:TEXT (NUL-terminated),
                               T=u8:N, T=u16:N, T=u32:N, T=x:HEX, T=ty:D,S,E
                               (struct p4tc_meta_size_params); T=- an empty
-                              attribute
+                              attribute; the single ATTR noroot: no
+                              P4TC_ROOT at all
 """
 
 import os
@@ -89,6 +91,7 @@ META_NAME, META_SIZE = 1, 2
 HDRFIELD_DATA, HDRFIELD_NAME, HDRFIELD_PARSER_NAME = 1, 2, 3
 P4T_U8 = 1
 P4T_U16 = 2
+P4T_DEV = 26
 OBJ_ACT = 4
 ACT_NAME, ACT_PARMS, ACT_OPT, ACT_CMDS, ACT_ACTIVE = 1, 2, 3, 5, 6
 PARAM_NAME, PARAM_TYPE, PARAM_VALUE = 1, 3, 4
@@ -255,6 +258,8 @@ def raw_message(a):
         pipeid = int(pipe[1:])
     elif pipe != "-":
         head = strz(P4TC_ROOT_PNAME, pipe)
+    if a[3:] == ["noroot"]:
+        return message(mtype, flags, obj, head, pipeid)
     return message(mtype, flags, obj,
                    head + nest(P4TC_ROOT, raw_attrs(a[3:])), pipeid)
 
@@ -328,8 +333,9 @@ def main(argv):
                       strz(P4TC_ROOT_PNAME, a[0]) +
                       nest(P4TC_ROOT, meta_obj(1, "m1"), meta_obj(2, "m2")))
     elif sc == "short-header":
-        msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_PIPELINE, b"",
-                      raw_hdr=b"\0\0\0\0")
+        # a[0]: the message type, RTM_CREATEP4TEMPLATE by default
+        msg = message(int(a[0]) if a else RTM_CREATEP4TEMPLATE, create,
+                      OBJ_PIPELINE, b"", raw_hdr=b"\0\0\0\0")
     elif sc == "empty-name":
         msg = message(RTM_CREATEP4TEMPLATE, create, OBJ_META,
                       strz(P4TC_ROOT_PNAME, a[0]) +
@@ -382,10 +388,12 @@ def main(argv):
         # two bytes (len) or without a value (novalue); noopts sends no
         # TCA_ACT_OPTIONS at all
         how = a[1]
-        ty = meta_size(P4T_U16, 0, 15) if how == "type" else meta_size()
+        ty = meta_size(P4T_U16, 0, 15) if how == "type" else \
+            meta_size(P4T_DEV, 0, 31) if how == "devzero" else meta_size()
         name = b"" if how == "noname" else \
             strz(PARAM_NAME, "nothere" if how == "badname" else "x")
         value = {"len": attr(PARAM_VALUE, b"\1\0"),
+                 "devzero": attr(PARAM_VALUE, b"\0" * 4),
                  "novalue": b""}.get(how, attr(PARAM_VALUE, b"\1"))
         opts = b"" if how == "noparams" else \
             nest(ACT_PARMS, nest(1, name, attr(PARAM_TYPE, ty), value))

@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
 """How many of the seed's refusal messages (shared/spec/p4tc-messages.md)
-our kernel's P4TC code gives verbatim, per section; with -v, the missing
-ones.  A measure for the seed-compatibility work, not a test: many of the
+our kernel's P4TC code gives verbatim, per section, and how many of those a
+tdc case expects; with -v, the missing and the untested ones.  A measure for the seed-compatibility work, not a test: many of the
 seed's refusals are of things we refuse differently or never meet.
+
+A message the seed ends with a newline ("Operand A must be a table\\n")
+counts without it: an extended ack is one line, and tc prints the text
+followed by a period.  Command messages stand after our "Command N: " or
+"Command N operand M: " prefix, which says where the program failed.
 
     tests/tdc/p4tc/seed_messages.py [-v] [SPEC]
 """
@@ -34,14 +39,26 @@ def main(argv):
         src += open(f).read()
     lits = {x.encode().decode("unicode_escape")
             for x in re.findall(r'"((?:[^"\\]|\\.)*)"', src)}
-    missing = [(s, m) for s, m in msgs if m not in lits]
+    # what the tdc cases match: their JSON, regex escapes undone
+    tdc = ""
+    for f in glob.glob(os.path.join(TOP, "tests/tdc/*.json")):
+        tdc += re.sub(r"\\(.)", r"\1", open(f).read().replace("\\\\", "\\"))
+    missing = [(s, m) for s, m in msgs
+               if m not in lits and not (m.endswith("\\n") and m[:-2] in lits)]
+    untested = [(s, m) for s, m in msgs if (s, m) not in missing and
+                m.removesuffix("\\n") not in tdc]
     total, miss = Counter(s for s, _ in msgs), Counter(s for s, _ in missing)
-    print(f"{len(msgs) - len(missing)} of {len(msgs)} present")
+    unt = Counter(s for s, _ in untested)
+    print(f"{len(msgs) - len(missing)} of {len(msgs)} present, "
+          f"{len(msgs) - len(missing) - len(untested)} of them in a tdc case")
     for s in total:
-        print(f"  {s}: {total[s] - miss[s]}/{total[s]}")
+        print(f"  {s}: {total[s] - miss[s]}/{total[s]}, tested "
+              f"{total[s] - miss[s] - unt[s]}")
     if verbose:
         for s, m in missing:
             print(f"missing [{s}] {m}")
+        for s, m in untested:
+            print(f"untested [{s}] {m}")
     return 0
 
 

@@ -636,14 +636,21 @@ void tcf_table_put_ref(struct p4tc_table *table);
 void tcf_table_release_all(struct p4tc_pipeline *pipeline);
 int tcf_table_binds(struct p4tc_pipeline *pipeline, const struct tc_action *a);
 void tcf_table_purge(struct p4tc_pipeline *pipeline);
+/* Where a table uses an action: its list's flags say where it may be */
+enum p4tc_act_use {
+	P4TC_ACT_USE_ENTRY,
+	P4TC_ACT_USE_HIT,	/* the default hit action */
+	P4TC_ACT_USE_MISS,	/* the default miss action */
+};
+
 int p4tc_table_act_allowed(const struct p4tc_table *table,
-			   const struct p4tc_act *act, bool dflt,
+			   const struct p4tc_act *act, enum p4tc_act_use use,
 			   struct netlink_ext_ack *extack);
 
 /* Entries (p4tc_tbl_entry.c) */
 struct p4tc_table_entry_value *
 p4tc_entry_value_parse(struct p4tc_table *table, struct nlattr *nla,
-		       bool dflt, struct netlink_ext_ack *extack);
+		       enum p4tc_act_use use, struct netlink_ext_ack *extack);
 void p4tc_entry_value_free(struct p4tc_table_entry_value *value);
 int p4tc_entry_value_fill(struct sk_buff *skb, int attr,
 			  const struct p4tc_table_entry_value *value);
@@ -859,7 +866,7 @@ struct p4tc_template_common *
 p4tc_tmpl_find_byany(struct idr *idr, const char *name, u32 id,
 		     const struct p4tc_find_msgs *msgs,
 		     struct netlink_ext_ack *extack);
-int p4tc_tmpl_alloc_id(struct idr *idr, void *obj, u32 *id,
+int p4tc_tmpl_alloc_id(struct idr *idr, void *obj, u32 *id, const char *msg,
 		       struct netlink_ext_ack *extack);
 struct p4tc_pipeline *p4tc_req_pipeline(struct net *net,
 					struct p4tc_nl_pname *nl_pname,

@@ -1078,7 +1078,8 @@ tcf_act_create(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 	act->common.p_id = pipeline->common.p_id;
 	refcount_set(&act->a_ref, 1);
 
-	ret = p4tc_tmpl_alloc_id(&pipeline->p_act_idr, act, &a_id, extack);
+	ret = p4tc_tmpl_alloc_id(&pipeline->p_act_idr, act, &a_id,
+				 "Unable to alloc action id", extack);
 	if (ret < 0)
 		goto free;
 	act->a_id = a_id;

@@ -28,8 +28,8 @@
 #define P4TC_LABEL_LEN 64
 
 static const struct nla_policy p4tc_cmd_policy[P4TC_CMD_MAX + 1] = {
-	[P4TC_CMD_OP] = NLA_POLICY_RANGE(NLA_U8, P4TC_CMD_OP_SET,
-					 P4TC_CMD_OP_MAX),
+	/* the operation: cmd_parse(), with the seed's message */
+	[P4TC_CMD_OP] = { .type = NLA_U8 },
 	[P4TC_CMD_OPNDS] = { .type = NLA_NESTED },
 	[P4TC_CMD_THEN] = { .type = NLA_NESTED },
 	[P4TC_CMD_ELSE] = { .type = NLA_NESTED },
@@ -209,7 +209,7 @@ static int opnd_const(struct p4tc_cmd_opnd *o, struct nlattr **tb, u32 ci,
 	ty = nla_data(tb[P4TC_OPND_TYPE]);
 	type = p4type_find_byid(ty->datatype);
 	if (!type || (type->flags & P4T_F_BLOB)) {
-		OPND_ERR(extack, ci, oi, "invalid constant type");
+		OPND_ERR(extack, ci, oi, "Invalid operand type");
 		return -EINVAL;
 	}
 	ret = p4t_check_slice(type, ty->startbit, ty->endbit, extack);
@@ -404,8 +404,7 @@ static int opnd_reg(struct p4tc_pipeline *pipeline, struct p4tc_cmd_opnd *o,
 	reg = to_register(common);
 	o->index = tb[P4TC_OPND_INDEX] ? nla_get_u32(tb[P4TC_OPND_INDEX]) : 0;
 	if (o->index >= reg->reg_num_elems) {
-		OPND_ERR(extack, ci, oi, "register index %u out of range",
-			 o->index);
+		OPND_ERR(extack, ci, oi, "Register index out of bounds");
 		return -EINVAL;
 	}
 	refcount_inc(&reg->reg_ref);
@@ -456,8 +455,7 @@ static int opnd_bind_instance(struct tc_action_net *tn,
 	if (!ret) {
 		tcf_idr_cleanup(tn, index);
 		o->inst = NULL;
-		OPND_ERR(extack, ci, oi, "no action instance with index %u",
-			 index);
+		OPND_ERR(extack, ci, oi, "ACT: unknown Action index");
 		return -ENOENT;
 	}
 	return 0;
@@ -480,13 +478,12 @@ static int opnd_act(struct p4tc_pipeline *pipeline, struct p4tc_cmd_opnd *o,
 	if (!strcmp(path, P4TC_KERNEL_PIPENAME)) {
 		if (!tb[P4TC_OPND_INDEX]) {
 			OPND_ERR(extack, ci, oi,
-				 "a kernel action is named by its index");
+				 "Must specify instance id for kernel act calls");
 			return -EINVAL;
 		}
 		ops = tc_lookup_action_n(pipeline->net, name);
 		if (!ops) {
-			OPND_ERR(extack, ci, oi, "unknown action kind %.30s",
-				 name);
+			OPND_ERR(extack, ci, oi, "ACT: unknown Action Kind");
 			return -ENOENT;
 		}
 		if (ops->dyn_ref || ops->lookup) {
@@ -538,7 +535,7 @@ static int opnd_parse(struct p4tc_pipeline *pipeline,
 	if (ret < 0)
 		return ret;
 	if (!tb[P4TC_OPND_KIND]) {
-		OPND_ERR(extack, ci, oi, "operand kind missing");
+		OPND_ERR(extack, ci, oi, "operand information is mandatory");
 		return -EINVAL;
 	}
 	kind = nla_get_u8(tb[P4TC_OPND_KIND]);
@@ -549,8 +546,10 @@ static int opnd_parse(struct p4tc_pipeline *pipeline,
 		}
 		/* resolving cuts the path up: work on a copy */
 		path = nla_strdup(tb[P4TC_OPND_PATH], GFP_KERNEL);
-		if (!path)
+		if (!path) {
+			OPND_ERR(extack, ci, oi, "Failed to alloc operand path data");
 			return -ENOMEM;
+		}
 	}
 
 	switch (kind) {
@@ -574,7 +573,8 @@ static int opnd_parse(struct p4tc_pipeline *pipeline,
 		break;
 	case P4TC_OPER_RES:
 		if (strcmp(path, "hit") && strcmp(path, "miss")) {
-			OPND_ERR(extack, ci, oi, "results are hit or miss");
+			/* results are hit or miss */
+			OPND_ERR(extack, ci, oi, "Invalid result field");
 			ret = -EINVAL;
 			break;
 		}
@@ -592,7 +592,7 @@ static int opnd_parse(struct p4tc_pipeline *pipeline,
 		ret = opnd_header(pipeline, o, path, ci, oi, extack);
 		break;
 	default:
-		OPND_ERR(extack, ci, oi, "unknown operand kind %u", kind);
+		OPND_ERR(extack, ci, oi, "Unknown operand type");
 		ret = -EINVAL;
 	}
 	kfree(path);
@@ -613,8 +613,9 @@ static int opnd_parse(struct p4tc_pipeline *pipeline,
 		if (!opnd_readable(o) || kind == P4TC_OPER_CONST ||
 		    sl->startbit > sl->endbit || sl->endbit >= o->obj_width) {
 			opnd_put(o);
-			OPND_ERR(extack, ci, oi, "slice outside the operand's %u bits",
-				 o->obj_width);
+			/* a slice outside the operand's bits */
+			OPND_ERR(extack, ci, oi,
+				 "Start and end bit dont fit in space");
 			return -EINVAL;
 		}
 		o->shift = sl->startbit;
@@ -732,7 +733,7 @@ static int opnds_parse(struct p4tc_pipeline *pipeline,
 	nla_for_each_nested(attr, nla, rem)
 		n++;
 	if (n > P4TC_CMD_MAX_OPNDS) {
-		CMD_ERR(extack, ci, "at most %u operands", P4TC_CMD_MAX_OPNDS);
+		CMD_ERR(extack, ci, "Operands list exceeds maximum allowed value");
 		return -E2BIG;
 	}
 	cmd->opnds = kcalloc(n, sizeof(*cmd->opnds), GFP_KERNEL_ACCOUNT);
@@ -774,12 +775,24 @@ static int cmd_check_opnds(struct p4tc_cmd *cmd, u32 ci,
 		[P4TC_CMD_OP_SETVALID] = { 1, 1, ROLE_HDR, ROLE_READ },
 		[P4TC_CMD_OP_SETINVALID] = { 1, 1, ROLE_HDR, ROLE_READ },
 	};
+	/* the seed's messages, where it had the operation */
+	static const char * const count_msg[P4TC_CMD_OP_MAX + 1] = {
+		[P4TC_CMD_OP_SET] = "SET must have only 2 operands",
+		[P4TC_CMD_OP_BEQ ... P4TC_CMD_OP_BGE] =
+			"Branch: branch must have only 2 operands",
+		[P4TC_CMD_OP_PRINT] = "print must have only 1 operands",
+		[P4TC_CMD_OP_TABLEAPPLY] = "tableapply must have only 1 operands",
+		[P4TC_CMD_OP_SNDPORTEGR] =
+			"send_port_egress must have only 1 operands",
+	};
 	struct p4tc_cmd_opnd *o = cmd->opnds;
 	u32 i, sum = 0;
 
 	if (cmd->num_opnds < shape[cmd->op].min ||
 	    cmd->num_opnds > shape[cmd->op].max) {
-		if (shape[cmd->op].min == shape[cmd->op].max)
+		if (count_msg[cmd->op])
+			CMD_ERR(extack, ci, "%s", count_msg[cmd->op]);
+		else if (shape[cmd->op].min == shape[cmd->op].max)
 			CMD_ERR(extack, ci, "takes %u operands, not %u",
 				shape[cmd->op].min, cmd->num_opnds);
 		else
@@ -794,11 +807,14 @@ static int cmd_check_opnds(struct p4tc_cmd *cmd, u32 ci,
 
 		switch (role) {
 		case ROLE_WRITE:
-			if (!opnd_writable(&o[i])) {
-				OPND_ERR(extack, ci, i, "cannot be written");
-				return -EINVAL;
-			}
-			break;
+			if (opnd_writable(&o[i]))
+				break;
+			if (cmd->op == P4TC_CMD_OP_SET)
+				CMD_ERR(extack, ci, "Unable to set read-only operand");
+			else
+				CMD_ERR(extack, ci,
+					"Unable to store op result in read-only operand");
+			return -EINVAL;
 		case ROLE_READ:
 			if (!opnd_readable(&o[i])) {
 				OPND_ERR(extack, ci, i, "cannot be read");
@@ -807,13 +823,14 @@ static int cmd_check_opnds(struct p4tc_cmd *cmd, u32 ci,
 			break;
 		case ROLE_ACT:
 			if (o[i].kind != P4TC_OPER_ACT) {
-				OPND_ERR(extack, ci, i, "must be an action");
+				CMD_ERR(extack, ci,
+					"ACT: Operand type MUST be P4TC_OPER_ACTID");
 				return -EINVAL;
 			}
 			break;
 		case ROLE_TABLE:
 			if (o[i].kind != P4TC_OPER_TBL) {
-				OPND_ERR(extack, ci, i, "must be a table");
+				CMD_ERR(extack, ci, "Operand A must be a table");
 				return -EINVAL;
 			}
 			break;
@@ -827,7 +844,8 @@ static int cmd_check_opnds(struct p4tc_cmd *cmd, u32 ci,
 		case ROLE_DEV:
 			if (!opnd_readable(&o[i]) ||
 			    o[i].type->typeid != P4T_DEV || o[i].width != 32) {
-				OPND_ERR(extack, ci, i, "must be a device (type dev)");
+				/* a value of type dev */
+				OPND_ERR(extack, ci, i, "dev parameter must be dev");
 				return -EINVAL;
 			}
 			break;
@@ -835,7 +853,24 @@ static int cmd_check_opnds(struct p4tc_cmd *cmd, u32 ci,
 	}
 
 	switch (cmd->op) {
+	case P4TC_CMD_OP_PRINT:
+		if (o[0].kind == P4TC_OPER_CONST) {
+			CMD_ERR(extack, ci, "Operand A cannot be constant");
+			return -EINVAL;
+		}
+		break;
+	case P4TC_CMD_OP_BEQ ... P4TC_CMD_OP_BGE:
+		if (o[0].kind == P4TC_OPER_CONST && o[1].kind == P4TC_OPER_CONST) {
+			CMD_ERR(extack, ci, "Branch: A and B can't both be constant");
+			return -EINVAL;
+		}
+		break;
 	case P4TC_CMD_OP_SET:
+		if (src_bits(&o[1]) > o[0].width) {
+			CMD_ERR(extack, ci, "set: B.bitsize has to be <= A.bitsize");
+			return -EINVAL;
+		}
+		break;
 	case P4TC_CMD_OP_PLUS:
 	case P4TC_CMD_OP_SUB:
 	case P4TC_CMD_OP_BAND:
@@ -855,22 +890,26 @@ static int cmd_check_opnds(struct p4tc_cmd *cmd, u32 ci,
 			sum += o[i].width;
 		if (sum > o[0].width) {
 			CMD_ERR(extack, ci,
-				"concat of %u bits does not fit the %u-bit destination",
-				sum, o[0].width);
+				"Rvalue operands concatenated must fit inside operand A");
 			return -EINVAL;
 		}
 		break;
 	case P4TC_CMD_OP_ACT:
 		if (o[0].inst && cmd->num_opnds > 1) {
 			CMD_ERR(extack, ci,
-				"an action instance takes no arguments");
+				"Can't specify runtime params together with instance id");
 			return -EINVAL;
 		}
 		if (o[0].inst)
 			break;
-		if (cmd->num_opnds - 1 != o[0].act->num_params) {
-			CMD_ERR(extack, ci, "action %.30s takes %u arguments",
-				o[0].act->common.name, o[0].act->num_params);
+		if (cmd->num_opnds - 1 > o[0].act->num_params) {
+			CMD_ERR(extack, ci,
+				"Act has less runtime parameters than passed in call");
+			return -EINVAL;
+		}
+		if (cmd->num_opnds - 1 < o[0].act->num_params) {
+			CMD_ERR(extack, ci,
+				"Act has more runtime params than passed in call");
 			return -EINVAL;
 		}
 		for (i = 1; i < cmd->num_opnds; i++) {
@@ -919,7 +958,7 @@ static int ctl_parse(struct nlattr *nla, u8 *ctl, u32 *arg,
 		return 0;
 	}
 	if (verdict_only) {
-		CMD_ERR(extack, ci, "ret takes a verdict");
+		CMD_ERR(extack, ci, "Operand A must be a return code");
 		return -EINVAL;
 	}
 	*ctl = P4TC_CTL_JUMP;
@@ -948,6 +987,10 @@ static int cmd_parse(struct p4tc_pipeline *pipeline,
 		return -EINVAL;
 	}
 	cmd->op = nla_get_u8(tb[P4TC_CMD_OP]);
+	if (cmd->op < P4TC_CMD_OP_SET || cmd->op > P4TC_CMD_OP_MAX) {
+		CMD_ERR(extack, ci, "Unknown operation ID");
+		return -EINVAL;
+	}
 	branch = p4tc_cmd_is_branch(cmd->op);
 
 	if (cmd->op == P4TC_CMD_OP_LABEL) {
@@ -989,7 +1032,8 @@ static int cmd_parse(struct p4tc_pipeline *pipeline,
 			return ret;
 		if (cmd->op == P4TC_CMD_OP_JUMP &&
 		    cmd->then_ctl == P4TC_CTL_VERDICT) {
-			CMD_ERR(extack, ci, "jump takes a distance or a label");
+			/* a distance or a label */
+			CMD_ERR(extack, ci, "Operand A must be a label");
 			return -EINVAL;
 		}
 		if (!branch && cmd->op != P4TC_CMD_OP_JUMP &&
@@ -1008,8 +1052,13 @@ static int cmd_parse(struct p4tc_pipeline *pipeline,
 		cmd->else_arg = TC_ACT_PIPE;
 	}
 
-	if ((cmd->op == P4TC_CMD_OP_LABEL || cmd->op == P4TC_CMD_OP_JUMP ||
-	     cmd->op == P4TC_CMD_OP_RET) && tb[P4TC_CMD_OPNDS]) {
+	if (cmd->op == P4TC_CMD_OP_LABEL && tb[P4TC_CMD_OPNDS]) {
+		CMD_ERR(extack, ci, "label command mustn't have operands");
+		return -EINVAL;
+	}
+	/* the seed's jump and ret had an operand; ours have a control */
+	if ((cmd->op == P4TC_CMD_OP_JUMP || cmd->op == P4TC_CMD_OP_RET) &&
+	    tb[P4TC_CMD_OPNDS]) {
 		CMD_ERR(extack, ci, "takes no operands");
 		return -EINVAL;
 	}
@@ -1026,9 +1075,12 @@ static int cmd_parse(struct p4tc_pipeline *pipeline,
 	return 0;
 }
 
-/* Resolve a jump's label into a command index. */
+/* Resolve a jump's label into a command index.  @past_end: the seed's
+ * message for a jump beyond the end, which names the control.
+ */
 static int ctl_resolve(const char *label, u32 *arg, const char **labels,
-		       u32 n, u32 ci, struct netlink_ext_ack *extack)
+		       u32 n, u32 ci, const char *past_end,
+		       struct netlink_ext_ack *extack)
 {
 	u32 i;
 
@@ -1037,18 +1089,18 @@ static int ctl_resolve(const char *label, u32 *arg, const char **labels,
 			if (labels[i] && !strcmp(labels[i], label))
 				break;
 		if (i == n) {
-			CMD_ERR(extack, ci, "unknown label %.40s", label);
+			CMD_ERR(extack, ci, "Unable to find label");
 			return -ENOENT;
 		}
 		*arg = i;
 	}
 	if (*arg <= ci) {
-		CMD_ERR(extack, ci, "jumps only go forward");
+		CMD_ERR(extack, ci, "Backward jumps are not allowed");
 		return -EINVAL;
 	}
 	/* n itself is the end of the program */
 	if (*arg > n) {
-		CMD_ERR(extack, ci, "jump past the end of the program");
+		CMD_ERR(extack, ci, "%s", past_end);
 		return -EINVAL;
 	}
 	return 0;
@@ -1105,8 +1157,9 @@ struct p4tc_prog *p4tc_cmds_parse(struct p4tc_pipeline *pipeline,
 			goto err;
 		for (j = 0; labels[i] && j < i; j++) {
 			if (labels[j] && !strcmp(labels[j], labels[i])) {
-				CMD_ERR(extack, i, "label %.40s given twice",
-					labels[i]);
+				/* a label given twice */
+				CMD_ERR(extack, i,
+					"Unable to insert in labels hashtable");
 				ret = -EEXIST;
 				goto err;
 			}
@@ -1119,13 +1172,16 @@ struct p4tc_prog *p4tc_cmds_parse(struct p4tc_pipeline *pipeline,
 
 		if (cmd->then_ctl == P4TC_CTL_JUMP) {
 			ret = ctl_resolve(then_label[i], &cmd->then_arg, labels,
-					  n, i, extack);
+					  n, i,
+					  cmd->op == P4TC_CMD_OP_JUMP ?
+					  "jump excessive branch" :
+					  "ctl1 excessive branch", extack);
 			if (ret < 0)
 				goto err;
 		}
 		if (cmd->else_ctl == P4TC_CTL_JUMP) {
 			ret = ctl_resolve(else_label[i], &cmd->else_arg, labels,
-					  n, i, extack);
+					  n, i, "ctl2 excessive branch", extack);
 			if (ret < 0)
 				goto err;
 		}

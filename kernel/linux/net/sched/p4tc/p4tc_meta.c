@@ -206,8 +206,10 @@ tcf_meta_create(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 	}
 
 	meta = kzalloc(sizeof(*meta), GFP_KERNEL_ACCOUNT);
-	if (!meta)
+	if (!meta) {
+		NL_SET_ERR_MSG(extack, "Unable to allocate user metadatum");
 		return ERR_PTR(-ENOMEM);
+	}
 
 	ret = tcf_meta_alloc_space(pipeline, bits / 8, extack);
 	if (ret < 0) {
@@ -217,7 +219,8 @@ tcf_meta_create(struct p4tc_pipeline *pipeline, struct nlattr **tb, u32 *ids,
 	meta->m_offset = ret;
 	meta->m_datatype = sz->datatype;
 
-	ret = p4tc_tmpl_alloc_id(&pipeline->p_meta_idr, meta, &m_id, extack);
+	ret = p4tc_tmpl_alloc_id(&pipeline->p_meta_idr, meta, &m_id,
+				 "Unable to alloc user metadatum id", extack);
 	if (ret < 0) {
 		tcf_meta_free_space(pipeline, meta);
 		kfree(meta);

@@ -335,10 +335,12 @@ tcf_hdrfield_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 
 	field = kzalloc(sizeof(*field), GFP_KERNEL_ACCOUNT);
 	if (!field) {
+		NL_SET_ERR_MSG(extack, "Failed to allocate hdrfield");
 		ret = -ENOMEM;
 		goto put_parser;
 	}
-	ret = p4tc_tmpl_alloc_id(&parser->hdrfield_idr, field, &id, extack);
+	ret = p4tc_tmpl_alloc_id(&parser->hdrfield_idr, field, &id,
+				 "Unable to allocate ID for hdrfield", extack);
 	if (ret < 0) {
 		kfree(field);
 		goto put_parser;
@@ -1146,7 +1148,8 @@ tcf_header_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		ret = -ENOMEM;
 		goto put_parser;
 	}
-	ret = p4tc_tmpl_alloc_id(&parser->header_idr, hdr, &id, extack);
+	ret = p4tc_tmpl_alloc_id(&parser->header_idr, hdr, &id,
+				 "Unable to allocate header id", extack);
 	if (ret < 0) {
 		kfree(hdr);
 		goto put_parser;

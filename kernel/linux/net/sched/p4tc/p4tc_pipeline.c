@@ -437,7 +437,7 @@ static struct p4tc_pipeline *tcf_pipeline_create(struct net *net,
 	}
 
 	ret = p4tc_tmpl_alloc_id(&pipe_net->pipeline_idr, pipeline, &pipeid,
-				 extack);
+				 "Unable to allocate pipeline id", extack);
 	if (ret < 0)
 		goto free;
 	pipeline->common.p_id = pipeid;

@@ -211,7 +211,8 @@ tcf_register_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		return ERR_PTR(-ENOMEM);
 	}
 
-	ret = p4tc_tmpl_alloc_id(&pipeline->p_reg_idr, reg, &id, extack);
+	ret = p4tc_tmpl_alloc_id(&pipeline->p_reg_idr, reg, &id,
+				 "Unable to allocate register id", extack);
 	if (ret < 0) {
 		tcf_register_free(reg);
 		return ERR_PTR(ret);

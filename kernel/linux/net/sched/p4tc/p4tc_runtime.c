@@ -119,6 +119,10 @@ static int rt_req_parse(struct net *net, const struct nlmsghdr *n,
 	struct p4tcmsg *t;
 	int ret;
 
+	if (nlmsg_len(n) < sizeof(struct p4tcmsg)) {
+		NL_SET_ERR_MSG(extack, "Message header is missing");
+		return -EINVAL;
+	}
 	ret = nlmsg_parse(n, sizeof(struct p4tcmsg), req->tb, P4TC_ROOT_MAX,
 			  p4tc_root_policy, extack);
 	if (ret < 0)
@@ -143,6 +147,10 @@ static int rt_req_parse(struct net *net, const struct nlmsghdr *n,
 	}
 	if (!req->tb[P4TC_ROOT]) {
 		NL_SET_ERR_MSG(extack, "Netlink P4TC table attributes missing");
+		return -EINVAL;
+	}
+	if (!nla_len(req->tb[P4TC_ROOT])) {
+		NL_SET_ERR_MSG(extack, "No elements in root table array");
 		return -EINVAL;
 	}
 	req->num_objs = p4tc_parse_batch(req->tb[P4TC_ROOT], req->objs, extack);
@@ -185,6 +193,7 @@ struct p4tc_rt_verb {
 	u16 perm;
 	const char *table_what;	/* "Table permissions forbid ..." */
 	const char *entry_what;	/* "Entry permissions forbid ..." */
+	const char *entry_denied;	/* or the seed's message for it */
 };
 
 static const struct p4tc_rt_verb rt_update_verb = {
@@ -196,7 +205,8 @@ static const struct p4tc_rt_verb rt_del_verb = {
 };
 
 static const struct p4tc_rt_verb rt_get_verb = {
-	P4TC_CTRL_PERM_R, "reading entries", "read"
+	P4TC_CTRL_PERM_R, "reading entries", "read",
+	"Permission denied: Unable to read table entry"
 };
 
 /* Object @i of a request: its table and, when it has a key, the entry
@@ -225,6 +235,10 @@ static int rt_obj_find(struct p4tc_rt_req *req, int i, struct nlattr **tb,
 	e = p4tc_entry_find(table, tb, extack);
 	if (IS_ERR(e))
 		return PTR_ERR(e);
+	if (verb->entry_denied && !(e->permissions & verb->perm)) {
+		p4tc_set_msg(extack, verb->entry_denied);
+		return -EPERM;
+	}
 	ret = rt_check_perm(e->permissions, verb->perm, "Entry",
 			    verb->entry_what, extack);
 	if (ret < 0)
@@ -424,7 +438,8 @@ static int rt_update(struct net *net, struct p4tc_rt_req *req,
 		if (tb[P4TC_ENTRY_ACT]) {
 			o->value = p4tc_entry_value_parse(o->table,
 							  tb[P4TC_ENTRY_ACT],
-							  false, extack);
+							  P4TC_ACT_USE_ENTRY,
+							  extack);
 			if (IS_ERR(o->value)) {
 				ret = PTR_ERR(o->value);
 				o->value = NULL;
@@ -509,16 +524,18 @@ static int rt_flush(struct p4tc_table *table, struct netlink_ext_ack *extack)
 		p4tc_entries_detach_all(table);
 		return 0;
 	}
+	if (kept == table->num_entries) {
+		NL_SET_ERR_MSG(extack, "Unable to flush any entries");
+		return -EPERM;
+	}
 	/* some stay: the others go one by one */
 	idr_for_each_entry_ul(&table->entries_idr, e, tmp, id) {
 		if (e->permissions & P4TC_CTRL_PERM_D)
 			p4tc_entry_del(table, e);
 		cond_resched();
 	}
-	if (kept)
-		NL_SET_ERR_MSG_FMT(extack,
-				   "%u entries kept: their permissions forbid delete",
-				   kept);
+	/* a warning: the others went */
+	NL_SET_ERR_MSG(extack, "Unable to flush all entries");
 	return 0;
 }
 

@@ -28,7 +28,8 @@ static const struct nla_policy p4tc_table_policy[P4TC_TABLE_MAX + 1] = {
 	[P4TC_TABLE_KEYSZ] = { .type = NLA_U32 },
 	[P4TC_TABLE_MAX_ENTRIES] = { .type = NLA_U32 },
 	[P4TC_TABLE_MAX_MASKS] = { .type = NLA_U32 },
-	[P4TC_TABLE_PERMISSIONS] = NLA_POLICY_MAX(NLA_U16, P4TC_PERM_MAX),
+	/* permissions: table_check_perms(), with the seed's messages */
+	[P4TC_TABLE_PERMISSIONS] = { .type = NLA_U16 },
 	[P4TC_TABLE_KEY_ACTION] = { .type = NLA_NESTED },
 	[P4TC_TABLE_PREACTIONS] = { .type = NLA_NESTED },
 	[P4TC_TABLE_POSTACTIONS] = { .type = NLA_NESTED },
@@ -110,7 +111,7 @@ void tcf_table_put_ref(struct p4tc_table *table)
  * p4tc_table_act_allowed - may an entry or a default action use an action
  * @table: the table
  * @act: the action template
- * @dflt: for a default action (else an entry)
+ * @use: an entry's action, or a default action
  * @extack: receives the reason of a refusal
  *
  * A table that lists no action takes any of its pipeline's.
@@ -118,7 +119,7 @@ void tcf_table_put_ref(struct p4tc_table *table)
  * Return: 0 or -EINVAL.
  */
 int p4tc_table_act_allowed(const struct p4tc_table *table,
-			   const struct p4tc_act *act, bool dflt,
+			   const struct p4tc_act *act, enum p4tc_act_use use,
 			   struct netlink_ext_ack *extack)
 {
 	u32 i;
@@ -130,16 +131,24 @@ int p4tc_table_act_allowed(const struct p4tc_table *table,
 
 		if (ta->act != act)
 			continue;
-		if (dflt && (ta->flags & P4TC_TABLE_ACT_FLAGS_TABLEONLY)) {
-			NL_SET_ERR_MSG_FMT(extack,
-					   "Action %.40s is tableonly: not a default action",
-					   act->common.name);
+		/* tableonly: not a default action */
+		if (use == P4TC_ACT_USE_HIT &&
+		    (ta->flags & P4TC_TABLE_ACT_FLAGS_TABLEONLY)) {
+			NL_SET_ERR_MSG(extack,
+				       "Action is not allowed as default hit action");
 			return -EINVAL;
 		}
-		if (!dflt && (ta->flags & P4TC_TABLE_ACT_FLAGS_DEFAULTONLY)) {
-			NL_SET_ERR_MSG_FMT(extack,
-					   "Action %.40s is defaultonly: not for entries",
-					   act->common.name);
+		if (use == P4TC_ACT_USE_MISS &&
+		    (ta->flags & P4TC_TABLE_ACT_FLAGS_TABLEONLY)) {
+			NL_SET_ERR_MSG(extack,
+				       "Action is not allowed as default miss action");
+			return -EINVAL;
+		}
+		/* defaultonly: not for entries */
+		if (use == P4TC_ACT_USE_ENTRY &&
+		    (ta->flags & P4TC_TABLE_ACT_FLAGS_DEFAULTONLY)) {
+			NL_SET_ERR_MSG(extack,
+				       "Action is not allowed as entry action");
 			return -EINVAL;
 		}
 		return 0;
@@ -184,9 +193,16 @@ static int table_sizes_check(struct nlattr **tb, struct netlink_ext_ack *extack)
 
 static int table_check_perms(u16 perms, struct netlink_ext_ack *extack)
 {
+	if (perms > P4TC_PERM_MAX) {
+		NL_SET_ERR_MSG(extack, "Permission may only have 10 bits turned on");
+		return -EINVAL;
+	}
+	if (!(perms & P4TC_DATA_PERM_R)) {
+		NL_SET_ERR_MSG(extack, "Data path read permissions must be set");
+		return -EINVAL;
+	}
 	if (!(perms & P4TC_DATA_PERM_X)) {
-		NL_SET_ERR_MSG(extack,
-			       "A table must grant the datapath execute (X) permission");
+		NL_SET_ERR_MSG(extack, "Table must have execute permissions");
 		return -EINVAL;
 	}
 	return 0;
@@ -274,7 +290,8 @@ static int table_acts_parse(struct p4tc_pipeline *pipeline,
 		if (ret < 0)
 			return ret;
 		if (!tb[P4TC_TABLE_ACT_NAME]) {
-			NL_SET_ERR_MSG(extack, "Table action needs a name");
+			NL_SET_ERR_MSG(extack,
+				       "Must specify allowed table action name");
 			return -EINVAL;
 		}
 		act = table_act_lookup(pipeline,
@@ -307,6 +324,7 @@ static int table_acts_parse(struct p4tc_pipeline *pipeline,
 
 /* A default action: P4TC_TABLE_DEFAULT_ACTION and/or _PERMISSIONS. */
 static int table_default_parse(struct p4tc_table *table, struct nlattr *nla,
+			       enum p4tc_act_use use,
 			       struct p4tc_table_default *d,
 			       struct netlink_ext_ack *extack)
 {
@@ -326,12 +344,17 @@ static int table_default_parse(struct p4tc_table *table, struct nlattr *nla,
 			       "Default action permissions exceed the table's");
 		return -EPERM;
 	}
+	if (!(d->perms & P4TC_DATA_PERM_X)) {
+		NL_SET_ERR_MSG(extack,
+			       "Default action must have data path execute permissions");
+		return -EINVAL;
+	}
 	if (!tb[P4TC_TABLE_DEFAULT_ACTION]) {
 		d->set_perms = !!tb[P4TC_TABLE_DEFAULT_PERMISSIONS];
 		return 0;
 	}
 	d->value = p4tc_entry_value_parse(table, tb[P4TC_TABLE_DEFAULT_ACTION],
-					  true, extack);
+					  use, extack);
 	if (IS_ERR(d->value)) {
 		ret = PTR_ERR(d->value);
 		d->value = NULL;
@@ -365,6 +388,7 @@ static int table_bind(struct net *net, struct nlattr *nla,
 
 /* A default action that stays must fit the action list that will be. */
 static int table_default_check(struct p4tc_table *table,
+			       enum p4tc_act_use use,
 			       const struct p4tc_table_default *d,
 			       struct p4tc_table_entry_value __rcu **cur,
 			       struct netlink_ext_ack *extack)
@@ -379,7 +403,7 @@ static int table_default_check(struct p4tc_table *table,
 	v = d->given && !d->set_perms ? d->value : rtnl_dereference(*cur);
 	if (!v)
 		return 0;
-	return p4tc_table_act_allowed(table, v->act, true, extack);
+	return p4tc_table_act_allowed(table, v->act, use, extack);
 }
 
 /* Parse the parts create and update share; the default actions are
@@ -424,15 +448,16 @@ static int table_change_parse(struct p4tc_table *table, struct nlattr **tb,
 	ret = 0;
 	if (tb[P4TC_TABLE_DEFAULT_HIT])
 		ret = table_default_parse(table, tb[P4TC_TABLE_DEFAULT_HIT],
-					  &chg->hit, extack);
+					  P4TC_ACT_USE_HIT, &chg->hit, extack);
 	if (!ret && tb[P4TC_TABLE_DEFAULT_MISS])
 		ret = table_default_parse(table, tb[P4TC_TABLE_DEFAULT_MISS],
-					  &chg->miss, extack);
-	if (!ret)
-		ret = table_default_check(table, &chg->hit, &table->default_hit,
+					  P4TC_ACT_USE_MISS, &chg->miss,
 					  extack);
 	if (!ret)
-		ret = table_default_check(table, &chg->miss,
+		ret = table_default_check(table, P4TC_ACT_USE_HIT, &chg->hit,
+					  &table->default_hit, extack);
+	if (!ret)
+		ret = table_default_check(table, P4TC_ACT_USE_MISS, &chg->miss,
 					  &table->default_miss, extack);
 	table->acts = old_acts;
 	table->num_acts = old_num;
@@ -624,6 +649,11 @@ tcf_table_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	ret = p4tc_name_check(name, extack);
 	if (ret < 0)
 		return ERR_PTR(ret);
+	/* tables are named CB/NAME, as the seed's */
+	if (!strchr(name, '/') || name[0] == '/') {
+		NL_SET_ERR_MSG(extack, "Table name must contain control block");
+		return ERR_PTR(-EINVAL);
+	}
 	if (tcf_table_find_byname(pipeline, name)) {
 		NL_SET_ERR_MSG(extack, "Table already exists");
 		return ERR_PTR(-EEXIST);
@@ -633,9 +663,8 @@ tcf_table_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 		return ERR_PTR(-EEXIST);
 	}
 	if (pipeline->curr_tables >= pipeline->num_tables) {
-		NL_SET_ERR_MSG_FMT(extack,
-				   "Pipeline already has its %u tables (numtables)",
-				   pipeline->num_tables);
+		/* it has its numtables tables */
+		NL_SET_ERR_MSG(extack, "Table range exceeded max allowed value");
 		return ERR_PTR(-ENOSPC);
 	}
 	if (!tb[P4TC_TABLE_KEYSZ]) {
@@ -688,7 +717,8 @@ tcf_table_create(struct p4tc_pipeline *pipeline, struct nlattr **tb,
 	if (ret < 0)
 		goto free_chg;
 
-	ret = p4tc_tmpl_alloc_id(&pipeline->p_tbl_idr, table, &id, extack);
+	ret = p4tc_tmpl_alloc_id(&pipeline->p_tbl_idr, table, &id,
+				 "Unable to allocate table id", extack);
 	if (ret < 0)
 		goto free_chg;
 	table->tbl_id = id;
@@ -728,9 +758,12 @@ static int table_update_sealed_check(struct p4tc_table *table,
 	static const struct {
 		int attr;
 		const char *what;
+		const char *denied;	/* the seed's message */
 	} defs[] = {
-		{ P4TC_TABLE_DEFAULT_HIT, "hit" },
-		{ P4TC_TABLE_DEFAULT_MISS, "miss" },
+		{ P4TC_TABLE_DEFAULT_HIT, "hit",
+		  "Permission denied: Unable to update default hit action" },
+		{ P4TC_TABLE_DEFAULT_MISS, "miss",
+		  "Permission denied: Unable to update default miss action" },
 	};
 	int i;
 
@@ -738,7 +771,7 @@ static int table_update_sealed_check(struct p4tc_table *table,
 		if (tb[i] && i != P4TC_TABLE_DEFAULT_HIT &&
 		    i != P4TC_TABLE_DEFAULT_MISS) {
 			NL_SET_ERR_MSG(extack,
-				       "Pipeline is sealed: only a table's default actions can change");
+				       "Only default action updates are allowed in sealed pipeline");
 			return -EPERM;
 		}
 	}
@@ -750,9 +783,7 @@ static int table_update_sealed_check(struct p4tc_table *table,
 		v = rtnl_dereference(defs[i].attr == P4TC_TABLE_DEFAULT_HIT ?
 				     table->default_hit : table->default_miss);
 		if (v && !(v->permissions & P4TC_CTRL_PERM_U)) {
-			NL_SET_ERR_MSG_FMT(extack,
-					   "Default %s action permissions forbid update",
-					   defs[i].what);
+			p4tc_set_msg(extack, defs[i].denied);
 			return -EPERM;
 		}
 		if (!v && !(table->permissions & P4TC_CTRL_PERM_C)) {
@@ -984,10 +1015,15 @@ static int tcf_table_flush(struct p4tc_pipeline *pipeline,
 	struct p4tc_table *table;
 	unsigned long tmp, id;
 
+	if (idr_is_empty(&pipeline->p_tbl_idr)) {
+		/* not an error: tc shows it as a warning */
+		NL_SET_ERR_MSG(extack, "There are not tables to flush");
+		return 0;
+	}
+	/* an action's commands name one */
 	idr_for_each_entry_ul(&pipeline->p_tbl_idr, table, tmp, id) {
 		if (refcount_read(&table->tbl_ref) > 1) {
-			NL_SET_ERR_MSG(extack,
-				       "A table is named by an action's commands: nothing flushed");
+			NL_SET_ERR_MSG(extack, "Unable to flush any table");
 			return -EBUSY;
 		}
 	}

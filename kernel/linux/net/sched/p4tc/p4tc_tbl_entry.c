@@ -97,14 +97,14 @@ void p4tc_entry_value_free(struct p4tc_table_entry_value *value)
  * @table: the table
  * @nla: a tc action list holding one action "PIPE/NAME" of the table's
  *	pipeline with its parameters (TCA_ACT_OPTIONS as an instance has)
- * @dflt: a default action (else an entry's)
+ * @use: an entry's action, or a default action
  * @extack: receives the reason of a refusal
  *
  * Return: the value, or an ERR_PTR.
  */
 struct p4tc_table_entry_value *
 p4tc_entry_value_parse(struct p4tc_table *table, struct nlattr *nla,
-		       bool dflt, struct netlink_ext_ack *extack)
+		       enum p4tc_act_use use, struct netlink_ext_ack *extack)
 {
 	struct p4tc_pipeline *pipeline = table->pipeline;
 	size_t plen = strlen(pipeline->common.name);
@@ -119,6 +119,10 @@ p4tc_entry_value_parse(struct p4tc_table *table, struct nlattr *nla,
 	int rem, ret;
 
 	nla_for_each_nested(attr, nla, rem) {
+		if (one && use == P4TC_ACT_USE_HIT) {
+			NL_SET_ERR_MSG(extack, "Can only have one hit action");
+			return ERR_PTR(-EINVAL);
+		}
 		if (one) {
 			NL_SET_ERR_MSG(extack, "An entry or default has one action");
 			return ERR_PTR(-EINVAL);
@@ -154,7 +158,7 @@ p4tc_entry_value_parse(struct p4tc_table *table, struct nlattr *nla,
 		NL_SET_ERR_MSG_FMT(extack, "Action %.40s is not active", kind);
 		return ERR_PTR(-EINVAL);
 	}
-	ret = p4tc_table_act_allowed(table, act, dflt, extack);
+	ret = p4tc_table_act_allowed(table, act, use, extack);
 	if (ret < 0)
 		return ERR_PTR(ret);
 
@@ -275,8 +279,10 @@ static struct p4tc_table_mask *mask_get(struct p4tc_table *table,
 		return ERR_PTR(-ENOSPC);
 	}
 	m = kzalloc(struct_size(m, mask, table->key_bytes), GFP_KERNEL_ACCOUNT);
-	if (!m)
+	if (!m) {
+		NL_SET_ERR_MSG(extack, "Failed to allocate mask");
 		return ERR_PTR(-ENOMEM);
+	}
 	memcpy(m->mask, mask, table->key_bytes);
 	m->prefix_len = prefix_len;
 	m->ht_params.head_offset = offsetof(struct p4tc_table_entry, node);
@@ -728,6 +734,12 @@ int p4tc_entry_perms_parse(struct p4tc_table *table, struct nlattr **tb,
 			       "Trying to set permission bits which aren't allowed by table");
 		return -EPERM;
 	}
+	/* an entry is made once: what would C let one do to it? */
+	if (req->perms & (P4TC_CTRL_PERM_C | P4TC_DATA_PERM_C)) {
+		NL_SET_ERR_MSG(extack,
+			       "Create permission for table entry doesn't make sense");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -771,7 +783,8 @@ struct p4tc_table_entry *p4tc_entry_create(struct p4tc_table *table,
 	}
 
 	if (tb[P4TC_ENTRY_ACT]) {
-		value = p4tc_entry_value_parse(table, tb[P4TC_ENTRY_ACT], false,
+		value = p4tc_entry_value_parse(table, tb[P4TC_ENTRY_ACT],
+					       P4TC_ACT_USE_ENTRY,
 					       extack);
 		if (IS_ERR(value))
 			return ERR_CAST(value);
@@ -779,6 +792,7 @@ struct p4tc_table_entry *p4tc_entry_create(struct p4tc_table *table,
 
 	e = kzalloc(struct_size(e, key, table->key_bytes), GFP_KERNEL_ACCOUNT);
 	if (!e) {
+		NL_SET_ERR_MSG(extack, "Unable to allocate table entry");
 		p4tc_entry_value_free(value);
 		return ERR_PTR(-ENOMEM);
 	}

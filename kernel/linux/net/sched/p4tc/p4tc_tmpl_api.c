@@ -146,13 +146,14 @@ p4tc_tmpl_find_byany(struct idr *idr, const char *name, u32 id,
  * @idr: the objects
  * @obj: the new object
  * @id: in: the id asked for, or 0; out: the id given
+ * @msg: what a failure says (the seed's message for the object kind)
  * @extack: receives the reason of a failure
  *
  * Callers check first that an id asked for is free.
  *
  * Return: 0 or a negative errno.
  */
-int p4tc_tmpl_alloc_id(struct idr *idr, void *obj, u32 *id,
+int p4tc_tmpl_alloc_id(struct idr *idr, void *obj, u32 *id, const char *msg,
 		       struct netlink_ext_ack *extack)
 {
 	int ret;
@@ -164,7 +165,7 @@ int p4tc_tmpl_alloc_id(struct idr *idr, void *obj, u32 *id,
 		ret = idr_alloc_u32(idr, obj, id, UINT_MAX, GFP_KERNEL_ACCOUNT);
 	}
 	if (ret < 0)
-		NL_SET_ERR_MSG(extack, "Unable to allocate id");
+		p4tc_set_msg(extack, msg);
 	return ret;
 }
 

@@ -197,7 +197,7 @@ void p4t_mask_shift(const struct p4tc_type *type, u16 startbit, u16 endbit,
  *
  * An unsigned slice of N bits takes 0 .. 2^N - 1; a signed one
  * -2^(N-1) .. 2^(N-1) - 1, sign-extended through the container; bool
- * takes 0 and 1; dev an ifindex above 0.
+ * takes 0 and 1; dev an ifindex above 0 ("Invalid ifindex", the seed's).
  *
  * Return: 0 or -EINVAL.
  */
@@ -220,7 +220,7 @@ int p4t_validate_value(const struct p4tc_type *type, u16 startbit, u16 endbit,
 		return 0;
 	case P4T_DEV:
 		if (!v.w[0] || v.w[0] > INT_MAX) {
-			NL_SET_ERR_MSG(extack, "A dev value is an ifindex above 0");
+			NL_SET_ERR_MSG(extack, "Invalid ifindex");
 			return -EINVAL;
 		}
 		return 0;
