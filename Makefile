@@ -23,7 +23,7 @@ help:
 	@echo "make dp-bench  the P4 router against flower, frames/s in the guest, on the kernel without debug options (BENCH_DP_ROUTES, BENCH_KERNEL)"
 	@echo "make offload-bench  routes into the p4nic, their counters, a flush (BENCH_N=20000)"
 	@echo "make equivalence  every placement against all software, fuzzing (SEED=, ITER=, MIXED=)"
-	@echo "make soak      the long runs: fuzzing, big tables, updates under traffic on 2 vCPUs (SOAK_ITER=, SOAK_SEED=, SOAK_LPM=, SOAK_ROUNDS=)"
+	@echo "make soak      the long runs: fuzzing, big tables, updates under traffic on 2 vCPUs (SOAK_ITER=, SOAK_SEED=, SOAK_LPM=, SOAK_ROUNDS=, SOAK_NETLINK=)"
 	@echo "make series    git format-patch series of our kernel changes (build/series/)"
 	@echo "make deps      install Debian packages, fetch qemu and iproute2 sources"
 
