@@ -53,8 +53,9 @@ def message(mtype, flags, body, seq=1):
                        flags | NLM_F_REQUEST, seq, 0) + body
 
 
-def parse_attrs(data, strict=True):
-    """[(type, payload)]; strict: raise ValueError on a malformed one."""
+def parse_attrs(data, strict=True, flags=False):
+    """[(type, payload)]; strict: raise ValueError on a malformed one;
+    flags: the type keeps its NLA_F_NESTED and NLA_F_NET_BYTEORDER bits."""
     out, off = [], 0
     while off + 4 <= len(data):
         ln, t = struct.unpack_from("=HH", data, off)
@@ -63,7 +64,7 @@ def parse_attrs(data, strict=True):
                 raise ValueError(f"attribute at {off}: length {ln} of "
                                  f"{len(data) - off}")
             break
-        out.append((t & 0x3fff, data[off + 4:off + ln]))
+        out.append((t if flags else t & 0x3fff, data[off + 4:off + ln]))
         off += (ln + 3) & ~3
     if strict and off < len(data) and len(data) - off >= 4:
         raise ValueError(f"{len(data) - off} bytes after the attributes")
@@ -88,8 +89,10 @@ class Sock:
         self.s.settimeout(30)
         self.seq = 1
 
-    def talk(self, msg, dump=False):
-        """Send @msg (its seq is set here) and collect the answer."""
+    def talk(self, msg, dump=False, timeout=30):
+        """Send @msg (its seq is set here) and collect the answer; raises
+        TimeoutError when none comes in @timeout seconds."""
+        self.s.settimeout(timeout)
         self.seq += 1
         msg = msg[:8] + struct.pack("=I", self.seq) + msg[12:]
         self.s.send(msg)

@@ -101,6 +101,7 @@ class Msg:
         self.params, self.pipeid, self.pname = list(params), pipeid, pname
         self.raw, self.label = raw, label
         self.fixed = None       # the whole message, as bytes (a cut one)
+        self.silent = False     # netlink drops it without an answer
 
     def bytes(self):
         if self.fixed is not None:
@@ -124,8 +125,9 @@ class Msg:
         try:
             for t, p in nl.parse_attrs(self.params[0]):
                 if t == 1 and p:
-                    if p.endswith(b"\0"):
-                        return p[:-1].split(b"\0")[0].decode(
+                    # NLA_NUL_STRING: a NUL within the first 256 bytes
+                    if b"\0" in p[:256]:
+                        return p.split(b"\0")[0].decode(
                             errors="replace"), True
                     return p.decode(errors="replace"), False
         except ValueError:
@@ -138,15 +140,16 @@ UPDATE = nl.NLM_F_ACK | nl.NLM_F_REPLACE
 TMPL, RT = nl.RTM_CREATEP4TEMPLATE, nl.RTM_P4TC_CREATE
 
 
-def corpus():
-    """The valid program every batch builds, in order."""
+def corpus(sealed=True):
+    """The valid program a batch builds, in order: sealed, with entries
+    and an action instance, or (for the template code's sake) not."""
     m = []
 
     def tm(obj, *params, flags=CREATE, label=""):
         m.append(Msg(TMPL, flags, OBJ[obj], [b"".join(params)],
                      pipeid=PIPEID, label=label))
 
-    tm("PIPELINE", nl.u16(A["P4TC_PIPELINE_NUMTABLES"], 1),
+    tm("PIPELINE", nl.u16(A["P4TC_PIPELINE_NUMTABLES"], 1 if sealed else 8),
        nl.u32(A["P4TC_PIPELINE_MAXRULES"], 4), label="pipeline")
     tm("META", nl.strz(A["P4TC_META_NAME"], "m1"),
        nl.attr(A["P4TC_META_SIZE"], ty(3, 0, 31)), label="meta m1")
@@ -204,6 +207,8 @@ def corpus():
        nl.nest(A["P4TC_TABLE_DEFAULT_MISS"],
                nl.nest(A["P4TC_TABLE_DEFAULT_ACTION"],
                        p4act(1, f"{PIPE}/a2"))), label="table cb/t1")
+    if not sealed:
+        return m
     tm("PIPELINE", nl.u8(A["P4TC_PIPELINE_STATE"], 1),
        nl.nest(A["P4TC_PIPELINE_PREACTIONS"], gact(1, TC_ACT_PIPE)),
        nl.nest(A["P4TC_PIPELINE_POSTACTIONS"], gact(1, TC_ACT_OK)),
@@ -351,10 +356,13 @@ class Gen:
             data = m.bytes()
             cut = r.randrange(16, len(data))
             data = data[:cut]
+            m.label += " cut"
             if r.random() < 0.5:
                 data = struct.pack("=I", cut) + data[4:]
+            else:
+                # longer than what came: netlink itself drops it unread
+                m.silent = True
             m.fixed = data
-            m.label += " cut"
             return m
         if m.raw is not None:
             m.raw = mutate_attrs(r, m.raw[4:], 0, force=True) \
@@ -362,21 +370,35 @@ class Gen:
             m.raw = msg.raw[:4] + m.raw if len(m.raw) else msg.raw[:4]
             return m
         i = r.randrange(len(m.params))
+        if m.mtype == TMPL and m.flags & nl.NLM_F_CREATE and \
+                r.random() < 0.7:
+            m.params[i] = rename(m.params[i], f"z{r.randrange(1000)}")
         m.params[i] = mutate_attrs(r, m.params[i], 0, force=True)
         return m
+
+
+def rename(params, suffix):
+    """@params with its NAME (attribute 1) given @suffix: a create that
+    does not stop at "already exists"."""
+    out = b""
+    for t, p in nl.parse_attrs(params, flags=True):
+        if t == 1 and p.endswith(b"\0"):
+            p = p[:-1] + suffix.encode() + b"\0"
+        out += nl.attr(t, p)
+    return out
 
 
 def mutate_attrs(r, data, depth, force=False):
     """@data's attributes with one changed, here or in a nest below."""
     try:
-        attrs = nl.parse_attrs(data)
+        attrs = nl.parse_attrs(data, flags=True)
     except ValueError:
         attrs = []
     if not attrs:
         return data + nl.attr(r.randrange(1, 20), b"\0\0\0\0")
     i = r.randrange(len(attrs))
     t, p = attrs[i]
-    nested = len(p) >= 4 and _looks_nested(p)
+    nested = t & nl.NLA_F_NESTED or (len(p) >= 4 and _looks_nested(p))
     if nested and depth < 6 and r.random() < 0.6:
         attrs[i] = (t | nl.NLA_F_NESTED, mutate_attrs(r, p, depth + 1))
     else:
@@ -386,8 +408,8 @@ def mutate_attrs(r, data, depth, force=False):
         elif c < 0.25:
             attrs.insert(i, (t, p))
         elif c < 0.35:
-            attrs[i] = (r.choice([0, t + 1, t - 1, 0x3fff, r.randrange(64)])
-                        & 0x3fff, p)
+            attrs[i] = ((r.choice([0, t + 1, t - 1, 0x3fff, r.randrange(64)])
+                         & 0x3fff) | (t & nl.NLA_F_NESTED), p)
         elif c < 0.5:
             attrs[i] = (t, p[:r.randrange(len(p) + 1)])
         elif c < 0.6:
@@ -532,7 +554,7 @@ def run_batch(sock, seed, k, per_batch, stats, verbose):
     rnd = random.Random(f"{seed}:{k}")
     gen = Gen(rnd)
     flush_all(sock)
-    base = corpus()
+    base = corpus(sealed=rnd.random() < 0.5)
     for m in base:
         send(sock, m, stats, verbose, check_create=False)
     taint0 = tainted()
@@ -563,9 +585,18 @@ def send(sock, m, stats, verbose, check_create):
         name, terminated = m.name()
     before = exists(sock, m, name) if name and terminated else None
     stats.sent += 1
+    if verbose:
+        print(f"> {m.label}: {m.bytes().hex()}", flush=True)
     t0 = time.monotonic()
-    ans = sock.talk(m.bytes())
+    try:
+        ans = sock.talk(m.bytes(), timeout=1 if m.silent else 30)
+    except TimeoutError:
+        if m.silent:
+            return
+        raise Finding("no answer in 30 s")
     took = time.monotonic() - t0
+    if m.silent:
+        raise Finding("an answer to a message longer than what was sent")
     if ans.err is None:
         raise Finding("no answer")
     if took > SLOW:

@@ -1842,6 +1842,11 @@ cmd_refused("cmd: an operand without its kind",
 cmd_refused("cmd: an unknown operand kind",
             None, "Command 1 operand 1: Unknown operand type",
             raw=CRAW + "1{ 1=u8:1 2{ 1{ 1=u8:99 2=s:ptest.m8 } } } } } }")
+# the program is parsed from a copy the template keeps: an error must
+# name the request's attribute (netlink's ack warned of one outside it)
+cmd_refused("cmd: a malformed operand attribute names the request's bytes",
+            None, "binary attribute size out of range",
+            raw=CRAW + "1{ 1=u8:1 2{ 1{ 1=u8:2 3=x:0102 2=s:ptest.m8 } } } } } }")
 cmd_refused("cmd: act of something that is not an action",
             None, "Command 1: ACT: Operand type MUST be P4TC_OPER_ACTID",
             raw=CRAW + "1{ 1=u8:2 2{ 1{ 1=u8:2 2=s:ptest.m8 } } } } } }")

@@ -447,6 +447,7 @@ static int tcf_p4act_init(struct net *net, struct nlattr *nla,
 		ret = ACT_P_CREATED;
 	} else if (!(flags & TCA_ACT_FLAGS_REPLACE)) {
 		tcf_idr_release(*a, bind);
+		NL_SET_ERR_MSG(extack, "Action instance with this index exists");
 		return -EEXIST;
 	}
 
@@ -952,6 +953,33 @@ struct p4tc_act_body {
 	bool new_prog;
 };
 
+/* Where @p, an attribute of @copy, stands in @orig (NULL: nowhere). */
+static const struct nlattr *attr_rebase(const struct nlattr *p,
+					const struct nlattr *copy,
+					const struct nlattr *orig)
+{
+	const u8 *at = (const u8 *)p, *start = (const u8 *)copy;
+
+	if (!p || at < start || at > start + copy->nla_len)
+		return p;
+	return orig ? (const void *)orig + (at - start) : NULL;
+}
+
+/* The program was parsed from a copy of its attributes (it keeps them):
+ * the attributes an error names must be the request's, or netlink's ack
+ * warns that they lie outside it.  A program kept from before (new
+ * parameters recheck it) is in no request: then the error names none.
+ */
+static void tcf_act_extack_rebase(struct netlink_ext_ack *extack,
+				  const struct nlattr *copy,
+				  const struct nlattr *orig)
+{
+	if (!extack)
+		return;
+	extack->bad_attr = attr_rebase(extack->bad_attr, copy, orig);
+	extack->miss_nest = attr_rebase(extack->miss_nest, copy, orig);
+}
+
 /* Parse what @tb changes; the program is checked against the parameters
  * it will run with (so new parameters recheck the current program).
  */
@@ -987,6 +1015,9 @@ static int tcf_act_body_parse(struct p4tc_pipeline *pipeline,
 				     extack);
 	if (IS_ERR(body->prog)) {
 		ret = PTR_ERR(body->prog);
+		tcf_act_extack_rebase(extack, body->cmds_nla,
+				      cmds == tb[P4TC_ACT_CMDS_LIST] ? cmds :
+				      NULL);
 		kfree(body->cmds_nla);
 		goto err;
 	}

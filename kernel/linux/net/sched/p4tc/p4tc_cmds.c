@@ -46,8 +46,8 @@ static const struct nla_policy p4tc_ctl_policy[P4TC_CTL_MAX + 1] = {
 };
 
 static const struct nla_policy p4tc_opnd_policy[P4TC_OPND_MAX + 1] = {
-	[P4TC_OPND_KIND] = NLA_POLICY_RANGE(NLA_U8, P4TC_OPER_CONST,
-					    P4TC_OPER_MAX),
+	/* the kind: opnd_parse(), with the seed's message */
+	[P4TC_OPND_KIND] = { .type = NLA_U8 },
 	[P4TC_OPND_PATH] = { .type = NLA_NUL_STRING, .len = 2 * TEMPLATENAMSZ },
 	[P4TC_OPND_SLICE] =
 		NLA_POLICY_EXACT_LEN(sizeof(struct p4tc_opnd_slice)),

@@ -83,6 +83,9 @@ int p4tc_action_bind(struct net *net, struct nlattr *nla,
 	ret = tcf_action_init(net, NULL, nla, NULL, a, init_res, &attrs_size,
 			      TCA_ACT_FLAGS_BIND, 0, extack);
 	if (ret < 0) {
+		/* some kinds (gact's missing parameters) refuse in silence */
+		if (extack && !extack->_msg)
+			NL_SET_ERR_MSG(extack, "An action of the list was refused");
 		kfree(a);
 		*acts = NULL;
 		return ret;
