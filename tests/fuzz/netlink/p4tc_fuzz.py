@@ -534,14 +534,21 @@ def exists(sock, msg, name):
 
 
 def flush_all(sock):
+    """Delete every pipeline (by name: a dump's header has no pipeline id);
+    one that stays is a finding."""
     err, pipes = dump(sock, OBJ["PIPELINE"])
-    for pid, p in pipes:
+    for _, p in pipes:
         name = dict(nl.parse_attrs(p)).get(A["P4TC_PIPELINE_NAME"], b"")
-        if name.rstrip(b"\0") == b"kernel":
+        name = name.rstrip(b"\0").decode()
+        if name == "kernel":
             continue
-        body = struct.pack("=II", pid, OBJ["PIPELINE"]) + nl.nest(
+        body = struct.pack("=II", 0, OBJ["PIPELINE"]) + nl.strz(
+            A["P4TC_ROOT_PNAME"], name) + nl.nest(
             A["P4TC_ROOT"], nl.nest(1, nl.nest(A["P4TC_PARAMS"])))
-        sock.talk(nl.message(nl.RTM_DELP4TEMPLATE, nl.NLM_F_ACK, body))
+        ans = sock.talk(nl.message(nl.RTM_DELP4TEMPLATE, nl.NLM_F_ACK, body))
+        if ans.err:
+            raise Finding(f"pipeline {name!r} cannot be deleted: errno "
+                          f"{ans.err} ({ans.msg})")
 
 
 class Stats:
@@ -652,7 +659,11 @@ def main(argv):
             rc = 1
             break
         done += 1
-    flush_all(sock)
+    try:
+        flush_all(sock)
+    except Finding as e:
+        print(f"FINDING seed {args.seed} at the end: {e}")
+        rc = 1
     secs = time.monotonic() - start
     print(f"p4tc_fuzz: seed {args.seed}, {done} batches, {stats.sent} "
           f"messages in {secs:.0f} s ({stats.sent / max(secs, 1e-9):.0f}/s): "

@@ -1413,7 +1413,8 @@ ac.refuse("action: an unknown device is refused by tc",
           teardown=ATD)
 ac.refuse("action: a duplicate index is refused",
           [MK, A1ON, f"{AA} {LO} index 3"], f"{AA} {LO} index 3",
-          "File exists", ALS, "index 3 ref 1", teardown=ATD, prefix="")
+          "Action instance with this index exists", ALS, "index 3 ref 1",
+          teardown=ATD)
 ac.case("action: replace changes the parameters and the control",
         [MK, A1ON, f"{AA} {LO} index 3"],
         "$TC actions replace action ptest/act1 param port lo param dmac "
@@ -1541,7 +1542,7 @@ ac.refuse("action: an instance's dev parameter of ifindex 0 (netlink)",
           "ptest/act1", count=0, teardown=ATD)
 ac.case("action: an instance from raw netlink (the cases above differ in one thing)",
         [MK, f"{AC}/act1 param x type bit8 state active"],
-        "$P4NL inst ptest/act1 ok", ALS, r"ptest/act1.*\n.*param x type bit8 1",
+        "$P4NL inst ptest/act1 ok", ALS, r"ptest/act1.*\n.*param x type bit8 value 1",
         teardown=ATD)
 ac.refuse("action: an instance without parameters of a template that has some",
           [MK, f"{AC}/act1 param x type bit8 state active"],
@@ -1554,7 +1555,7 @@ ac.refuse("action template: get with neither name nor id",
           [MK, A1], "$P4NL raw get 4 ptest 1{ 2{ } }",
           "Must specify action name or id")
 ac.refuse("action template: flush of templates in use",
-          [MK, A1ON, f"{P} create table/ptest/cb/t1 keysz 8 "
+          [f"{MK} numtables 1", A1ON, f"{P} create table/ptest/cb/t1 keysz 8 "
            "table_acts act name ptest/act1"], f"{P} del action/ptest/",
           "Unable to flush any action template", AG, "act1")
 ac.case("action template: flush of none warns",
@@ -2282,9 +2283,9 @@ tbl_refused("table: an inactive action is no default action",
             "keysz 8 default_miss_action action ptest/idle",
             "Action ptest/idle is not active",
             setup=[f"{P} create action/ptest/idle"])
-tbl_refused("table: a default action names every parameter",
+tbl_refused("table: a default action gives its parameters",
             "keysz 8 default_miss_action action ptest/setmark",
-            "Every parameter of the action needs a value")
+            "Must specify action parameters")
 tbl_refused("table: default permissions may not exceed the table's",
             "keysz 8 permissions -R----R--X default_miss_action "
             "permissions -RU---R--X action ptest/onlydef",
@@ -2650,9 +2651,9 @@ ent_refused("entry: an unknown action is refused",
 ent_refused("entry: parameters and an instance index together are refused",
             f"{RT}/tern proto 1 {SM} 1 index 3",
             "Can't specify runtime params together with instance id")
-ent_refused("entry: an action with a missing parameter",
+ent_refused("entry: an action without its parameters",
             f"{RT}/tern proto 1 action ptest/setmark",
-            "Every parameter of the action needs a value")
+            "Must specify action parameters")
 ent_refused("entry: two actions are refused",
             f"{RT}/tern proto 1 action ptest/onlytbl action ptest/onlytbl",
             "An entry or default has one action")
