@@ -71,7 +71,7 @@ n=$(json_get "$j" 'j[1]["entries"][0]["stats"]["packets"]')
 # filter or the new one, never by a half-built one, so none is lost.
 replace_under_pings l2switch 6 h1 10.3.0.2 60 p1 p2
 
-expect_err "flood is for the default only" 255 "defaultonly: not for entries" \
+expect_err "flood is for the default only" 255 "Action is not allowed as entry action" \
 	$RT dstAddr 02:00:00:00:00:99 action l2switch/cb/flood param p1 p1 \
 	param p2 p2 param p3 p3
 

@@ -9,7 +9,8 @@ Run it in the debug guest (tests/vm/run, or make check's guest stage):
 never on the host.  Work goes in batches; a batch starts from no
 pipeline, builds a small valid program (the corpus: a pipeline with
 metadata, a parse graph, a register, action templates, a table, sealing,
-entries, action instances), and sends M messages, each one of:
+entries, an action instance, a p4 filter on lo), and sends M messages,
+each one of:
 
 - a message made from the UAPI's attribute tables (uapi.py reads them
   from the header): a random object kind and verb, random attributes with
@@ -96,8 +97,9 @@ class Msg:
     its objects' P4TC_PARAMS; raw: a message given as bytes."""
 
     def __init__(self, mtype, flags, obj=0, params=(), pipeid=0,
-                 pname=PIPE, raw=None, label=""):
+                 pname=PIPE, raw=None, label="", hdr=4):
         self.mtype, self.flags, self.obj = mtype, flags, obj
+        self.hdr = hdr          # bytes of a raw message's family header
         self.params, self.pipeid, self.pname = list(params), pipeid, pname
         self.raw, self.label = raw, label
         self.fixed = None       # the whole message, as bytes (a cut one)
@@ -224,7 +226,36 @@ def corpus(sealed=True):
                                      [("x", struct.pack("=I", 9))], index=5))
     m.append(Msg(nl.RTM_NEWACTION, CREATE, raw=b"\0" * 4 + tab,
                  label="instance 5"))
+    if FILTER:
+        opts = nl.strz(FILTER["TCA_P4_PNAME"], PIPE) + nl.nest(
+            FILTER["TCA_P4_ACT"], gact(1, TC_ACT_OK))
+        m.append(Msg(RTM_NEWTFILTER, CREATE, raw=tcmsg(1) + nl.strz(
+            TCA_KIND, "p4") + nl.nest(TCA_OPTIONS, opts),
+            label="p4 filter", hdr=20))
     return m
+
+
+# The p4 filter: on lo's clsact ingress (made by each batch)
+RTM_NEWQDISC, RTM_DELQDISC = 36, 37
+RTM_NEWTFILTER, RTM_DELTFILTER, RTM_GETTFILTER = 44, 45, 46
+TCA_KIND, TCA_OPTIONS = 1, 2
+TC_H_CLSACT, TC_H_INGRESS_PARENT = 0xfffffff1, 0xfffffff2
+FILTER = {a.name: a.num for a in uapi.filter_table()}
+FILTER_TABLE = uapi.filter_table()
+
+
+def tcmsg(prio, parent=TC_H_INGRESS_PARENT, ifindex=1, handle=0):
+    # protocol all (htons(ETH_P_ALL)) in the low half of tcm_info
+    return struct.pack("=BxxxiIII", 0, ifindex, handle, parent,
+                       (prio << 16) | 0x0300)
+
+
+def clsact_lo(sock, add):
+    """lo's clsact qdisc, made or deleted (with every filter on it)."""
+    body = struct.pack("=BxxxiIII", 0, 1, 0xffff0000, TC_H_CLSACT, 0)
+    body += nl.strz(TCA_KIND, "clsact")
+    sock.talk(nl.message(RTM_NEWQDISC if add else RTM_DELQDISC,
+                         (CREATE if add else nl.NLM_F_ACK), body))
 
 
 # ------------------------------------------------------------ generation
@@ -315,9 +346,37 @@ class Gen:
                            bytes(r.getrandbits(8) for _ in range(8)))
         return out
 
+    def filter_message(self):
+        """A p4 filter message from the TCA_P4_* table."""
+        r = self.r
+        mtype, flags = r.choice([(RTM_NEWTFILTER, CREATE),
+                                 (RTM_NEWTFILTER, UPDATE),
+                                 (RTM_DELTFILTER, nl.NLM_F_ACK),
+                                 (RTM_GETTFILTER, nl.NLM_F_ACK)])
+        opts = b""
+        for a in FILTER_TABLE:
+            if a.name == "TCA_P4_PNAME" and r.random() < 0.7:
+                opts += nl.strz(a.num, r.choice([PIPE, PIPE, "kernel", "",
+                                                 "nope", "p" * 256]))
+            elif r.random() < 0.3:
+                opts += nl.attr(a.num | (nl.NLA_F_NESTED
+                                         if a.kind == "actions" else 0),
+                                self.value(a, 0))
+        body = tcmsg(r.choice([1, 1, 2, 0, 0xffff]),
+                     parent=r.choice([TC_H_INGRESS_PARENT, TC_H_INGRESS_PARENT,
+                                      0xfffffff3, 0, 0xffffffff]),
+                     # lo: a missing device is tc's core's (ENODEV,
+                     # without a message), not the classifier's
+                     ifindex=1,
+                     handle=r.choice([0, 0, 1, 0xffffffff]))
+        body += nl.strz(TCA_KIND, "p4") + nl.nest(TCA_OPTIONS, opts)
+        return Msg(mtype, flags, raw=body, label="spec p4 filter", hdr=20)
+
     def spec_message(self):
         """A message of a random kind and verb, from the attribute tables."""
         r = self.r
+        if FILTER_TABLE and r.random() < 0.1:
+            return self.filter_message()
         obj = r.choice(list(OBJ))
         mtype, flags = r.choice([
             (TMPL, CREATE), (TMPL, UPDATE), (TMPL, CREATE),
@@ -340,7 +399,7 @@ class Gen:
         """A corpus message changed in one place."""
         r = self.r
         m = Msg(msg.mtype, msg.flags, msg.obj, msg.params, msg.pipeid,
-                msg.pname, msg.raw, "mutated " + msg.label)
+                msg.pname, msg.raw, "mutated " + msg.label, msg.hdr)
         c = r.random()
         if c < 0.1:
             m.flags = r.choice([CREATE, UPDATE, nl.NLM_F_ACK,
@@ -365,9 +424,12 @@ class Gen:
             m.fixed = data
             return m
         if m.raw is not None:
-            m.raw = mutate_attrs(r, m.raw[4:], 0, force=True) \
-                if r.random() < 0.9 else m.raw[:r.randrange(len(m.raw))]
-            m.raw = msg.raw[:4] + m.raw if len(m.raw) else msg.raw[:4]
+            h = m.hdr
+            if r.random() < 0.9:
+                m.raw = msg.raw[:h] + mutate_attrs(r, msg.raw[h:], 0,
+                                                   force=True)
+            else:
+                m.raw = msg.raw[:r.randrange(len(msg.raw))]
             return m
         i = r.randrange(len(m.params))
         if m.mtype == TMPL and m.flags & nl.NLM_F_CREATE and \
@@ -483,8 +545,22 @@ def dump(sock, obj, pipeid=0, pname=None, runtime=False, params=None):
     return ans.err, out
 
 
+def check_filters(sock):
+    """lo's ingress filters dump, and every message of it parses."""
+    body = struct.pack("=BxxxiIII", 0, 1, 0, TC_H_INGRESS_PARENT, 0)
+    ans = sock.talk(nl.message(RTM_GETTFILTER, nl.NLM_F_DUMP | nl.NLM_F_ACK,
+                               body))
+    if ans.err:
+        raise Finding(f"the filter dump failed: errno {ans.err}")
+    for _, b in ans.parts:
+        for t, p in nl.parse_attrs(b[20:]):
+            if t == TCA_OPTIONS:
+                nl.parse_attrs(p)
+
+
 def check_state(sock):
     """Dumps parse; what they list is found again by name."""
+    check_filters(sock)
     err, pipes = dump(sock, OBJ["PIPELINE"])
     if err:
         raise Finding(f"pipeline dump failed: errno {err}")
@@ -560,7 +636,9 @@ class Stats:
 def run_batch(sock, seed, k, per_batch, stats, verbose):
     rnd = random.Random(f"{seed}:{k}")
     gen = Gen(rnd)
+    clsact_lo(sock, False)
     flush_all(sock)
+    clsact_lo(sock, True)
     base = corpus(sealed=rnd.random() < 0.5)
     for m in base:
         send(sock, m, stats, verbose, check_create=False)
@@ -660,6 +738,7 @@ def main(argv):
             break
         done += 1
     try:
+        clsact_lo(sock, False)
         flush_all(sock)
     except Finding as e:
         print(f"FINDING seed {args.seed} at the end: {e}")

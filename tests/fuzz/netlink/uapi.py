@@ -52,6 +52,18 @@ ACTION_LISTS = {"P4TC_PIPELINE_PREACTIONS", "P4TC_PIPELINE_POSTACTIONS",
                 "P4TC_TABLE_POSTACTIONS", "P4TC_TABLE_DEFAULT_ACTION",
                 "P4TC_ENTRY_ACT"}
 
+# The p4 classifier's attributes (TCA_P4_*) are in pkt_cls.h, which
+# kernel patch 0005 extends; the build installs it here.  Its members
+# carry no comments: their kinds are cls_p4.c's policy.
+PKT_CLS = os.path.join(TOP, "build/linux/headers/include/linux/pkt_cls.h")
+P4_FILTER_KINDS = {
+    "TCA_P4_CLASSID": "u32", "TCA_P4_ACT": "actions", "TCA_P4_PNAME": "str",
+    "TCA_P4_PROG_FD": "u32", "TCA_P4_PROG_NAME": "str",
+    "TCA_P4_PROG_TYPE": "u32", "TCA_P4_PROG_COOKIE": "u32",
+    "TCA_P4_PROG_ID": "u32", "TCA_P4_FLAGS": "u32", "TCA_P4_PCNT": "bin",
+    "TCA_P4_IN_HW_COUNT": "u32",
+}
+
 OBJ_PARAMS = {
     "PIPELINE": "P4TC_PIPELINE_", "META": "P4TC_META_",
     "HDR_FIELD": "P4TC_HDRFIELD_", "ACT": "P4TC_ACT_",
@@ -97,6 +109,15 @@ def _kind(name, comment):
     return "bin", None, ro
 
 
+def filter_table():
+    """The TCA_P4_* attributes as a table (empty without a build)."""
+    if not os.path.exists(PKT_CLS):
+        return []
+    tables, _ = read_tables(PKT_CLS)
+    return [Attr(a.name, a.num, P4_FILTER_KINDS.get(a.name, "bin"))
+            for a in tables.get("TCA_P4_", [])]
+
+
 def read_tables(path=HEADER):
     """{PREFIX: [Attr...]} and {NAME: value} of every enum of the header."""
     text = open(path).read()
@@ -111,7 +132,13 @@ def read_tables(path=HEADER):
             name, expl, comment = m.group(1), m.group(2), m.group(3) or ""
             if expl is not None:
                 expl = expl.strip()
-                val = values[expl] if expl in values else int(expl, 0)
+                try:
+                    val = values[expl] if expl in values else int(expl, 0)
+                except ValueError:      # an expression: 1 << 0, A + 1
+                    try:
+                        val = eval(expl, {}, dict(values))  # noqa: S307
+                    except Exception:
+                        continue
             else:
                 val += 1
             values[name] = val

@@ -2704,6 +2704,13 @@ en.refuse("entry: a runtime message shorter than its header",
 ent_refused("entry: create without a key",
             "$P4NL raw rcreate 6 ptest 1{ 2{ 1=s:cb/t1 } }",
             "Must specify key blobs")
+en.case("entry: a table with datapath create gives its entries no create",
+        [tcb("p4template create pipeline/ptest pipeid 22 numtables 6",
+             *TACT_LINES, ETABLES[0].replace(
+                 "tentries 4 ", "tentries 4 permissions CRUD-CRUDX "),
+             *ETABLES[1:], ESEAL)],
+        f"{RT}/t1 srcPort 1 dstPort 2", f"{RG}/t1",
+        r"prio 1 permissions -RUD--RUDX ")
 ent_refused("entry: create permission on an entry is refused",
             f"$TC p4 create ptest/table/cb/tern proto 1 permissions CRUD--R--X",
             "Create permission for table entry doesn't make sense")

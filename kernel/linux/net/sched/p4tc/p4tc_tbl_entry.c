@@ -728,7 +728,8 @@ int p4tc_entry_perms_parse(struct p4tc_table *table, struct nlattr **tb,
 	req->perms_given = !!tb[P4TC_ENTRY_PERMISSIONS];
 	req->perms = req->perms_given ?
 		     nla_get_u16(tb[P4TC_ENTRY_PERMISSIONS]) :
-		     table->permissions & ~P4TC_CTRL_PERM_C;
+		     table->permissions &
+		     ~(P4TC_CTRL_PERM_C | P4TC_DATA_PERM_C);
 	if (req->perms & ~table->permissions) {
 		NL_SET_ERR_MSG(extack,
 			       "Trying to set permission bits which aren't allowed by table");
