@@ -74,6 +74,11 @@ import socket
 import struct
 import sys
 
+# the attribute builders are the netlink fuzzer's
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "fuzz", "netlink"))
+from nl import attr, nest, strz  # noqa: E402
+
 NETLINK_ROUTE = 0
 SOL_NETLINK = 270
 NETLINK_EXT_ACK = 11
@@ -102,19 +107,6 @@ OBJ_HEADER = 8
 HEADER_NAME, HEADER_PARSER_NAME, HEADER_LEN = 1, 2, 4
 ENTRY_TBLNAME, ENTRY_KEY, ENTRY_MASK = 1, 2, 3
 TCA_ACT_TAB, TCA_ACT_KIND, TCA_ACT_OPTIONS = 1, 1, 2
-
-
-def attr(t, payload):
-    ln = 4 + len(payload)
-    return struct.pack("=HH", ln, t) + payload + b"\0" * ((4 - ln % 4) % 4)
-
-
-def nest(t, *parts):
-    return attr(t | NLA_F_NESTED, b"".join(parts))
-
-
-def strz(t, s):
-    return attr(t, s.encode() + b"\0")
 
 
 def meta_size(dt=P4T_U8, start=0, end=7):
