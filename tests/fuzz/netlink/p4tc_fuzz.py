@@ -9,8 +9,9 @@ Run it in the debug guest (tests/vm/run, or make check's guest stage):
 never on the host.  Work goes in batches; a batch starts from no
 pipeline, builds a small valid program (the corpus: a pipeline with
 metadata, a parse graph, a register, action templates, a table, sealing,
-entries, an action instance, a p4 filter on lo), and sends M messages,
-each one of:
+entries, an action instance, a p4 filter on lo; or unsealed, sometimes
+with a parse graph of many headers and transitions), and sends M
+messages, each one of:
 
 - a message made from the UAPI's attribute tables (uapi.py reads them
   from the header): a random object kind and verb, random attributes with
@@ -142,9 +143,44 @@ UPDATE = nl.NLM_F_ACK | nl.NLM_F_REPLACE
 TMPL, RT = nl.RTM_CREATEP4TEMPLATE, nl.RTM_P4TC_CREATE
 
 
-def corpus(sealed=True):
+def graph(rnd):
+    """A parse graph of many headers, each selecting on a field with up
+    to 16 transitions to later headers (no loop): what the loop check
+    and the graph's walks must take in bounded time."""
+    m, n = [], rnd.randrange(8, 25)
+
+    def tm(obj, *params, flags=CREATE, label=""):
+        m.append(Msg(TMPL, flags, OBJ[obj], [b"".join(params)],
+                     pipeid=PIPEID, label=label))
+
+    for k in range(n):
+        tm("HEADER", nl.strz(A["P4TC_HEADER_NAME"], f"g{k}"),
+           nl.strz(A["P4TC_HEADER_PARSER_NAME"], "parser1"),
+           nl.u16(A["P4TC_HEADER_LEN"], 4), label=f"header g{k}")
+        tm("HDR_FIELD", nl.strz(A["P4TC_HDRFIELD_NAME"], f"g{k}/sel"),
+           nl.strz(A["P4TC_HDRFIELD_PARSER_NAME"], "parser1"),
+           nl.attr(A["P4TC_HDRFIELD_DATA"], ty(1, 0, 7)),
+           nl.u16(A["P4TC_HDRFIELD_OFFSET"], 0), label=f"hdrfield g{k}/sel")
+    # from the last header back, so that every next header exists
+    for k in reversed(range(n - 1)):
+        trans = [nl.nest(i + 1,
+                         nl.attr(A["P4TC_TRANS_VALUE"],
+                                 struct.pack("=QQ", i, 0)),
+                         nl.strz(A["P4TC_TRANS_NEXT"],
+                                 f"g{rnd.randrange(k + 1, n)}"))
+                 for i in range(rnd.randrange(1, 17))]
+        tm("HEADER", nl.strz(A["P4TC_HEADER_NAME"], f"g{k}"),
+           nl.strz(A["P4TC_HEADER_PARSER_NAME"], "parser1"),
+           nl.strz(A["P4TC_HEADER_SELECT"], "sel"),
+           nl.nest(A["P4TC_HEADER_TRANSITIONS"], *trans),
+           flags=UPDATE, label=f"transitions of g{k}")
+    return m
+
+
+def corpus(sealed=True, rnd=None):
     """The valid program a batch builds, in order: sealed, with entries
-    and an action instance, or (for the template code's sake) not."""
+    and an action instance, or (for the template code's sake) not, and
+    then maybe with a parse graph of many headers."""
     m = []
 
     def tm(obj, *params, flags=CREATE, label=""):
@@ -210,6 +246,8 @@ def corpus(sealed=True):
                nl.nest(A["P4TC_TABLE_DEFAULT_ACTION"],
                        p4act(1, f"{PIPE}/a2"))), label="table cb/t1")
     if not sealed:
+        if rnd and rnd.random() < 0.5:
+            m += graph(rnd)
         return m
     tm("PIPELINE", nl.u8(A["P4TC_PIPELINE_STATE"], 1),
        nl.nest(A["P4TC_PIPELINE_PREACTIONS"], gact(1, TC_ACT_PIPE)),
@@ -639,7 +677,7 @@ def run_batch(sock, seed, k, per_batch, stats, verbose):
     clsact_lo(sock, False)
     flush_all(sock)
     clsact_lo(sock, True)
-    base = corpus(sealed=rnd.random() < 0.5)
+    base = corpus(sealed=rnd.random() < 0.5, rnd=rnd)
     for m in base:
         send(sock, m, stats, verbose, check_create=False)
     taint0 = tainted()
