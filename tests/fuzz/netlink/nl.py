@@ -89,7 +89,7 @@ class Sock:
         self.s.settimeout(30)
         self.seq = 1
 
-    def talk(self, msg, dump=False, timeout=30):
+    def talk(self, msg, timeout=30):
         """Send @msg (its seq is set here) and collect the answer; raises
         TimeoutError when none comes in @timeout seconds."""
         self.s.settimeout(timeout)

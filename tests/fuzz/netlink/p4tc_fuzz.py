@@ -464,8 +464,7 @@ class Gen:
         if m.raw is not None:
             h = m.hdr
             if r.random() < 0.9:
-                m.raw = msg.raw[:h] + mutate_attrs(r, msg.raw[h:], 0,
-                                                   force=True)
+                m.raw = msg.raw[:h] + mutate_attrs(r, msg.raw[h:], 0)
             else:
                 m.raw = msg.raw[:r.randrange(len(msg.raw))]
             return m
@@ -473,7 +472,7 @@ class Gen:
         if m.mtype == TMPL and m.flags & nl.NLM_F_CREATE and \
                 r.random() < 0.7:
             m.params[i] = rename(m.params[i], f"z{r.randrange(1000)}")
-        m.params[i] = mutate_attrs(r, m.params[i], 0, force=True)
+        m.params[i] = mutate_attrs(r, m.params[i], 0)
         return m
 
 
@@ -488,7 +487,7 @@ def rename(params, suffix):
     return out
 
 
-def mutate_attrs(r, data, depth, force=False):
+def mutate_attrs(r, data, depth):
     """@data's attributes with one changed, here or in a nest below."""
     try:
         attrs = nl.parse_attrs(data, flags=True)
@@ -556,9 +555,6 @@ def tainted():
         return 0
 
 
-GET_FLAGS = nl.NLM_F_ACK
-
-
 def dump(sock, obj, pipeid=0, pname=None, runtime=False, params=None):
     """Every object a dump of @obj lists: [(pipeid, params attrs)]."""
     body = struct.pack("=II", pipeid, obj)
@@ -567,8 +563,7 @@ def dump(sock, obj, pipeid=0, pname=None, runtime=False, params=None):
     body += nl.nest(A["P4TC_ROOT"],
                     nl.nest(1, nl.nest(A["P4TC_PARAMS"], params or b"")))
     mtype = nl.RTM_P4TC_GET if runtime else nl.RTM_GETP4TEMPLATE
-    ans = sock.talk(nl.message(mtype, nl.NLM_F_DUMP | nl.NLM_F_ACK, body),
-                    dump=True)
+    ans = sock.talk(nl.message(mtype, nl.NLM_F_DUMP | nl.NLM_F_ACK, body))
     out = []
     for typ, b in ans.parts:
         pid, o = struct.unpack_from("=II", b, 0)
@@ -623,7 +618,7 @@ def check_state(sock):
                     A["P4TC_ROOT_PNAME"], pname) + nl.nest(
                     A["P4TC_ROOT"], nl.nest(1, nl.nest(
                         A["P4TC_PARAMS"], nl.attr(1, name))))
-                ans = sock.talk(nl.message(nl.RTM_GETP4TEMPLATE, GET_FLAGS,
+                ans = sock.talk(nl.message(nl.RTM_GETP4TEMPLATE, nl.NLM_F_ACK,
                                            body))
                 if ans.err:
                     raise Finding(f"{obj} {name!r} of {pname} is dumped but "
@@ -643,7 +638,7 @@ def exists(sock, msg, name):
         body += nl.strz(A["P4TC_ROOT_PNAME"], msg.pname)
     body += nl.nest(A["P4TC_ROOT"], nl.nest(1, nl.nest(
         A["P4TC_PARAMS"], nl.strz(1, name))))
-    return sock.talk(nl.message(nl.RTM_GETP4TEMPLATE, GET_FLAGS,
+    return sock.talk(nl.message(nl.RTM_GETP4TEMPLATE, nl.NLM_F_ACK,
                                 body)).err == 0
 
 

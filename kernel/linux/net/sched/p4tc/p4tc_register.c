@@ -510,29 +510,23 @@ static int tcf_register_gd(struct net *net, struct sk_buff *skb,
 			return ret;
 		index = nla_get_u32(tb[P4TC_REGISTER_INDEX]);
 	}
-	/* the seed's delete of an element: its value back to zero */
-	if (del && index >= 0) {
-		if (tb[P4TC_REGISTER_VALUE]) {
-			NL_SET_ERR_MSG(extack,
-				       "Must specify param index and only param index");
-			return -EINVAL;
-		}
-		if (tcf_register_fill_1(skb, reg, index)) {
-			NL_SET_ERR_MSG(extack, "Object does not fit in the reply");
-			return -EMSGSIZE;
-		}
-		spin_lock_bh(&reg->reg_value_lock);
-		memset(reg_elem(reg, index), 0,
-		       p4t_container_bytes(reg_type(reg)));
-		spin_unlock_bh(&reg->reg_value_lock);
-		return 0;
+	if (del && index >= 0 && tb[P4TC_REGISTER_VALUE]) {
+		NL_SET_ERR_MSG(extack,
+			       "Must specify param index and only param index");
+		return -EINVAL;
 	}
 	if (tcf_register_fill_1(skb, reg, index)) {
 		NL_SET_ERR_MSG(extack, "Object does not fit in the reply");
 		return -EMSGSIZE;
 	}
-	if (del)
+	if (!del)
+		return 0;
+	if (index < 0)
 		return __tcf_register_put(pipeline, reg, extack);
+	/* the seed's delete of an element: its value back to zero */
+	spin_lock_bh(&reg->reg_value_lock);
+	memset(reg_elem(reg, index), 0, p4t_container_bytes(reg_type(reg)));
+	spin_unlock_bh(&reg->reg_value_lock);
 	return 0;
 }
 
