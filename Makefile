@@ -11,7 +11,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps bpf kernel kernel-bench qemu iproute2 build check bench cp-bench dp-bench offload-bench equivalence soak demo shell series clean distclean
+.PHONY: help deps bpf kernel kernel-bench qemu qemu-fuzz iproute2 build check bench cp-bench dp-bench offload-bench equivalence soak demo shell series clean distclean
 
 help:
 	@echo "make demo      boot the test guest and show the kernel and tools"
@@ -23,7 +23,7 @@ help:
 	@echo "make dp-bench  the P4 router against flower, frames/s in the guest, on the kernel without debug options (BENCH_DP_ROUTES, BENCH_KERNEL)"
 	@echo "make offload-bench  routes into the p4nic, their counters, a flush (BENCH_N=20000)"
 	@echo "make equivalence  every placement against all software, fuzzing (SEED=, ITER=, MIXED=)"
-	@echo "make soak      the long runs: fuzzing, big tables, updates under traffic on 2 vCPUs (SOAK_ITER=, SOAK_SEED=, SOAK_LPM=, SOAK_ROUNDS=, SOAK_NETLINK=)"
+	@echo "make soak      the long runs: fuzzing, big tables, updates under traffic on 2 vCPUs (SOAK_ITER=, SOAK_SEED=, SOAK_LPM=, SOAK_ROUNDS=, SOAK_NETLINK=, SOAK_STRESS=, SOAK_P4NIC=)"
 	@echo "make series    git format-patch series of our kernel changes (build/series/)"
 	@echo "make deps      install Debian packages, fetch qemu and iproute2 sources"
 
@@ -42,10 +42,15 @@ kernel-bench: kernel
 qemu: deps
 	@scripts/timed qemu scripts/build-qemu.sh
 
+# QEMU's fuzzer for the p4nic (clang, libFuzzer, ASan, UBSan):
+# tests/fuzz/p4nic/run
+qemu-fuzz: qemu
+	@scripts/timed qemu-fuzz scripts/build-qemu-fuzz.sh
+
 iproute2: kernel
 	@scripts/timed iproute2 scripts/build-iproute2.sh
 
-build: kernel qemu iproute2 build/vm/init bpf
+build: kernel qemu qemu-fuzz iproute2 build/vm/init bpf
 
 # The example eBPF programs (tests/programs/*/*.bpf.c): the router's eBPF
 # parser for the p4 classifier's "prog tc" mode.  Built with Debian's
@@ -125,7 +130,7 @@ series: deps
 	@scripts/series.sh
 
 clean:
-	rm -rf build/linux/obj build/linux/mods build/linux-bench build/qemu build/iproute2 build/vm build/series build/firmware-model
+	rm -rf build/linux/obj build/linux/mods build/linux-bench build/qemu build/qemu-fuzz build/iproute2 build/vm build/series build/firmware-model
 
 distclean:
 	rm -rf build

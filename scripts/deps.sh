@@ -15,7 +15,7 @@ PACKAGES=(
 	linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
 	dwarves dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev
 	libfdt-dev libslirp-dev libcap-ng-dev libattr1-dev libbpf-dev libmnl-dev
-	pkg-config clang llvm python3-scapy tcpdump libcmocka-dev
+	pkg-config clang llvm libclang-rt-14-dev python3-scapy tcpdump libcmocka-dev
 	seabios ipxe-qemu qemu-system-data busybox-static kmod cpio xz-utils
 	iputils-ping iproute2 ethtool jq python3 python3-venv git quilt
 	libcap-dev libdb-dev libselinux1-dev libtirpc-dev

@@ -203,6 +203,13 @@ static void p4nic_remove(struct pci_dev *pdev)
  * the ports stop and let go of their rings while the device can still be
  * told, and after the reset the device gets its queues again, is checked
  * anew, and the ports run as they did.
+ *
+ * No admin command may be in flight when the reset comes: the reset
+ * would drop it, its caller would time out and halt the device for good.
+ * aq_lock is therefore held from the end of p4nic_reset_prepare() to the
+ * moment the queues run again in p4nic_reset_done(): a command that
+ * came meanwhile (an entry added, counters read) waits, and then runs on
+ * the reset device.
  */
 static void p4nic_reset_prepare(struct pci_dev *pdev)
 {
@@ -213,6 +220,7 @@ static void p4nic_reset_prepare(struct pci_dev *pdev)
 	for (p = 0; p < nic->num_ports; p++)
 		p4nic_port_quiesce(nic->ports[p]);
 	rtnl_unlock();
+	mutex_lock(&nic->aq_lock);
 }
 
 static void p4nic_reset_done(struct pci_dev *pdev)
@@ -221,16 +229,23 @@ static void p4nic_reset_done(struct pci_dev *pdev)
 	int ret;
 	u32 p;
 
+	/* aq_lock: taken by p4nic_reset_prepare() */
 	ret = p4nic_reset(nic);
 	if (!ret)
 		ret = p4nic_adminq_program(nic);
-	if (!ret) {
+	if (!ret)
 		p4nic_wr(nic, P4NIC_REG_CTRL, P4NIC_CTRL_ENABLE);
-		nic->dead = false;
+	nic->dead = ret;
+	mutex_unlock(&nic->aq_lock);
+	if (!ret) {
 		ret = p4nic_identify(nic);
+		if (ret) {
+			mutex_lock(&nic->aq_lock);
+			nic->dead = true;
+			mutex_unlock(&nic->aq_lock);
+		}
 	}
 	if (ret) {
-		nic->dead = true;
 		dev_err(&pdev->dev, "device unusable after the reset: %d\n",
 			ret);
 		return;

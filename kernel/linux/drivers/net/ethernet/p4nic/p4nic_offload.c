@@ -54,6 +54,8 @@ static const char *p4nic_status_text(int err)
 		return "the device ran out of memory";
 	case -ETIMEDOUT:
 		return "the device did not answer";
+	case -EIO:
+		return "the device is down (see the kernel log)";
 	default:
 		return "the device refused it";
 	}

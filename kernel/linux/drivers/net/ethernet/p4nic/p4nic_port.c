@@ -484,7 +484,15 @@ static int p4nic_stop(struct net_device *netdev)
 	struct p4nic_port *port = netdev_priv(netdev);
 	int ret;
 
-	netif_stop_queue(netdev);
+	/* Takes the queue's xmit lock: a p4nic_start_xmit() running on
+	 * another CPU ends before the rings go.  A close through the stack
+	 * has quiesced the queue already, a function reset has not
+	 * (p4nic_port_quiesce()).
+	 */
+	netif_tx_disable(netdev);
+	/* a port that did not run again after a reset holds nothing */
+	if (!port->tx_ring)
+		return 0;
 	port->up = false;
 	netif_carrier_off(netdev);
 	/* a disabled port does no DMA: the rings can go.  A device that
