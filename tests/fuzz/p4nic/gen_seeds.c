@@ -206,18 +206,22 @@ int main(int argc, char **argv)
 	uint8_t pkt[128], key[11] = { 10, 2, 0, 0 }, mask[11] = { 255, 255 };
 	ib_u128 params[3] = { 0x020000000002ull, 0x0200000000ffull, IFX(1) };
 	struct p4nic_entry e;
-	uint32_t len;
+	uint32_t len, off;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s DIR\n", argv[0]);
 		return 2;
 	}
 
-	/* the device as the driver's probe leaves it */
+	/* the device as the driver's probe leaves it; every register read */
 	memset(&in, 0, sizeof(in));
 	start(&in);
 	command(&in, P4NIC_CMD_IDENTIFY, NULL, 0, 128, 0, 0, 0);
 	command(&in, P4NIC_CMD_PORT_QUERY, NULL, 0, 64, 1, 0, 0);
+	for (off = 0; off <= P4NIC_REG_EQ_HEAD; off += 4)
+		rd(&in, off);
+	for (off = 0; off <= P4NIC_PORT_MAC_HI; off += 4)
+		rd(&in, P4NIC_REG_PORT(3) + off);
 	write_out(&in, argv[1], "identify");
 
 	/* the router with a route, a routed frame and one the FIB misses */
