@@ -484,16 +484,21 @@ static int p4nic_stop(struct net_device *netdev)
 	struct p4nic_port *port = netdev_priv(netdev);
 	int ret;
 
-	/* Takes the queue's xmit lock: a p4nic_start_xmit() running on
-	 * another CPU ends before the rings go.  A close through the stack
-	 * has quiesced the queue already, a function reset has not
-	 * (p4nic_port_quiesce()).
-	 */
-	netif_tx_disable(netdev);
 	/* a port that did not run again after a reset holds nothing */
-	if (!port->tx_ring)
+	if (!port->tx_ring) {
+		netif_tx_disable(netdev);
 		return 0;
+	}
 	port->up = false;
+	/* NAPI first: its TX clean wakes a stopped queue that has room, and
+	 * would wake it again after the netif_tx_disable() below.  That
+	 * takes the queue's xmit lock, so a p4nic_start_xmit() running on
+	 * another CPU ends before the rings go.  A close through the stack
+	 * has quiesced the queue already, a function reset has not (the
+	 * port is only detached: p4nic_port_quiesce()).
+	 */
+	napi_disable(&port->napi);
+	netif_tx_disable(netdev);
 	netif_carrier_off(netdev);
 	/* a disabled port does no DMA: the rings can go.  A device that
 	 * refuses (or is dead) may still write them: reset it first.
@@ -504,7 +509,6 @@ static int p4nic_stop(struct net_device *netdev)
 			    ret);
 		p4nic_halt(port->nic, "a port could not be disabled");
 	}
-	napi_disable(&port->napi);
 	p4nic_rings_free(port);
 	return 0;
 }
