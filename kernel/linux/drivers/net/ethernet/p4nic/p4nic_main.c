@@ -207,9 +207,10 @@ static void p4nic_remove(struct pci_dev *pdev)
  * No admin command may be in flight when the reset comes: the reset
  * would drop it, its caller would time out and halt the device for good.
  * aq_lock is therefore held from the end of p4nic_reset_prepare() to the
- * moment the queues run again in p4nic_reset_done(): a command that
- * came meanwhile (an entry added, counters read) waits, and then runs on
- * the reset device.
+ * moment the queues run again in p4nic_reset_done().  The offload state
+ * (off_lock) is held longer, until the pipeline and its entries are back
+ * in the device: an entry added or counters read meanwhile wait for the
+ * device as it was, not for an empty one.
  */
 static void p4nic_reset_prepare(struct pci_dev *pdev)
 {
@@ -220,6 +221,7 @@ static void p4nic_reset_prepare(struct pci_dev *pdev)
 	for (p = 0; p < nic->num_ports; p++)
 		p4nic_port_quiesce(nic->ports[p]);
 	rtnl_unlock();
+	mutex_lock(&nic->off_lock);
 	mutex_lock(&nic->aq_lock);
 }
 
@@ -229,7 +231,7 @@ static void p4nic_reset_done(struct pci_dev *pdev)
 	int ret;
 	u32 p;
 
-	/* aq_lock: taken by p4nic_reset_prepare() */
+	/* off_lock and aq_lock: taken by p4nic_reset_prepare() */
 	ret = p4nic_reset(nic);
 	if (!ret)
 		ret = p4nic_adminq_program(nic);
@@ -246,12 +248,14 @@ static void p4nic_reset_done(struct pci_dev *pdev)
 		}
 	}
 	if (ret) {
+		mutex_unlock(&nic->off_lock);
 		dev_err(&pdev->dev, "device unusable after the reset: %d\n",
 			ret);
 		return;
 	}
 	/* a pipeline the reset took: before the ports run it */
 	p4nic_offload_restore(nic);
+	mutex_unlock(&nic->off_lock);
 	rtnl_lock();
 	for (p = 0; p < nic->num_ports; p++)
 		p4nic_port_resume(nic->ports[p]);

@@ -285,7 +285,8 @@ int p4nic_set_features(struct net_device *netdev, netdev_features_t features)
 
 /**
  * p4nic_offload_restore - after a device reset: the pipeline again
- * @nic: the device, its admin queue running
+ * @nic: the device, its admin queue running; @off_lock held (since
+ *	before the reset: see p4nic_reset_prepare())
  *
  * The ports' PORT_PIPELINE bits come back with the ports
  * (p4nic_port_resume()).
@@ -296,7 +297,7 @@ int p4nic_offload_restore(struct p4nic *nic)
 {
 	int err = 0;
 
-	mutex_lock(&nic->off_lock);
+	lockdep_assert_held(&nic->off_lock);
 	if (nic->image)
 		err = p4nic_cmd(nic, P4NIC_CMD_PIPELINE_LOAD, nic->image,
 				nic->image_len, NULL, 0, NULL, 0, NULL);
@@ -304,7 +305,6 @@ int p4nic_offload_restore(struct p4nic *nic)
 		p4nic_regs_restore(nic);
 		p4nic_entries_restore(nic);
 	}
-	mutex_unlock(&nic->off_lock);
 	if (err)
 		dev_err(&nic->pdev->dev, "pipeline %u did not load again after the reset: %d\n",
 			nic->pipeid, err);
