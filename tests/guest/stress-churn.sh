@@ -35,9 +35,11 @@ cleanup() {
 	ip netns del sv 2>/dev/null
 	router_hosts_del
 	ip link del v0 2>/dev/null
+	# the p4nic's ports (and their filters) go first: a pipeline bound
+	# to a filter cannot be deleted
+	rmmod p4nic 2>/dev/null
 	tc p4template del pipeline/counter 2>/dev/null
 	tc p4template del pipeline/router 2>/dev/null
-	rmmod p4nic 2>/dev/null
 	rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -224,4 +226,9 @@ out=$(/usr/bin/python3 "$top/tests/guest/stress_check.py" final "$dir/want" 2>&1
 echo "$out"
 expect_ok "a ping through the p4nic after the churn" \
 	ip netns exec t0 ping -c 2 -i 0.2 -W 5 10.2.0.1
+# what the churn made goes with it (the tests after this one start clean)
+cleanup
+trap - EXIT
+[ -z "$(tc p4template get pipeline/ 2>/dev/null)" ] ||
+	fail "pipelines left after the cleanup: $(tc p4template get pipeline/ 2>&1)"
 finish
