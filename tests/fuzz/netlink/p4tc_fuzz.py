@@ -20,14 +20,18 @@ messages, each one of:
   retyped, cut, lengthened, emptied, its string left without its NUL, its
   nest flag flipped; or the whole message cut short, or sent with another
   verb, object kind or pipeline id;
+- a delete of one of the corpus's templates by its name alone (most are
+  in use and must be refused; one accepted is followed by the state
+  check at once);
 - a corpus message again (so that mutations meet objects in every state).
 
 After each message: the kernel answered, a refusal says why (an extended
 ack message), the kernel is not tainted (a WARN, a BUG, a KASAN report
 taint it; the guest runner also fails the run on any splat), and a
 refused create left no object of its name behind.  After each batch,
-every pipeline, template and table entry the kernel dumps parses, and
-each object a dump lists is found again by a get of its name.
+every pipeline, template and table entry the kernel dumps parses, each
+object a dump lists is found again by a get of its name, and every
+action template a table or an entry names is one the template dump lists.
 
 Batch K of seed S is the same messages on every run: a failure prints
 the command that replays it.  Exit 0 when nothing was found, 1 otherwise.
@@ -105,6 +109,7 @@ class Msg:
         self.raw, self.label = raw, label
         self.fixed = None       # the whole message, as bytes (a cut one)
         self.silent = False     # netlink drops it without an answer
+        self.check_after = False  # accepted: check the state at once
 
     def bytes(self):
         if self.fixed is not None:
@@ -146,8 +151,14 @@ TMPL, RT = nl.RTM_CREATEP4TEMPLATE, nl.RTM_P4TC_CREATE
 def graph(rnd):
     """A parse graph of many headers, each selecting on a field with up
     to 16 transitions to later headers (no loop): what the loop check
-    and the graph's walks must take in bounded time."""
+    and the graph's walks must take in bounded time.  The transitions of
+    a header go to one of the next @span headers, often the same one
+    several times: a chain of n headers with t parallel edges each has
+    t^n paths, which a walk that does not remember where it has been
+    follows one by one (random targets among all later headers give
+    thousands of paths, not enough to show it)."""
     m, n = [], rnd.randrange(8, 25)
+    span = rnd.choice([1, 1, 2, 3, n])
 
     def tm(obj, *params, flags=CREATE, label=""):
         m.append(Msg(TMPL, flags, OBJ[obj], [b"".join(params)],
@@ -163,11 +174,12 @@ def graph(rnd):
            nl.u16(A["P4TC_HDRFIELD_OFFSET"], 0), label=f"hdrfield g{k}/sel")
     # from the last header back, so that every next header exists
     for k in reversed(range(n - 1)):
+        last = min(n, k + 1 + span)
         trans = [nl.nest(i + 1,
                          nl.attr(A["P4TC_TRANS_VALUE"],
                                  struct.pack("=QQ", i, 0)),
                          nl.strz(A["P4TC_TRANS_NEXT"],
-                                 f"g{rnd.randrange(k + 1, n)}"))
+                                 f"g{rnd.randrange(k + 1, last)}"))
                  for i in range(rnd.randrange(1, 17))]
         tm("HEADER", nl.strz(A["P4TC_HEADER_NAME"], f"g{k}"),
            nl.strz(A["P4TC_HEADER_PARSER_NAME"], "parser1"),
@@ -433,6 +445,21 @@ class Gen:
         return Msg(mtype, flags, OBJ[obj], params, pipeid, pname,
                    label=f"spec {obj}")
 
+    def delete(self, base):
+        """A delete of one corpus template by its name alone.  Most are in
+        use (the template a table's default action runs, the metadatum a
+        program writes, the field a header selects on) and must be
+        refused; one accepted is followed at once by a check that nothing
+        still names it."""
+        cands = [m for m in base if m.mtype == TMPL and
+                 m.flags & nl.NLM_F_CREATE and m.name()[0]]
+        m0 = self.r.choice(cands)
+        m = Msg(nl.RTM_DELP4TEMPLATE, nl.NLM_F_ACK, m0.obj,
+                [nl.strz(1, m0.name()[0])], PIPEID,
+                label="delete " + m0.label.split(" ")[-1])
+        m.check_after = True
+        return m
+
     def mutate(self, msg):
         """A corpus message changed in one place."""
         r = self.r
@@ -591,8 +618,60 @@ def check_filters(sock):
                 nl.parse_attrs(p)
 
 
+def action_kinds(actions):
+    """The kind (TCA_ACT_KIND) of each tc action in a nest of actions."""
+    out = []
+    for _, one in nl.parse_attrs(actions):
+        kind = dict(nl.parse_attrs(one)).get(TCA_ACT_KIND)
+        if kind:
+            out.append(kind.rstrip(b"\0").decode(errors="replace"))
+    return out
+
+
+def table_uses(p):
+    """What a table's dump says it uses: [(what, action kind)]."""
+    d = dict(nl.parse_attrs(p))
+    uses = []
+    for key, what in (("P4TC_TABLE_DEFAULT_HIT", "default hit action"),
+                      ("P4TC_TABLE_DEFAULT_MISS", "default miss action")):
+        if A[key] in d:
+            dd = dict(nl.parse_attrs(d[A[key]]))
+            if A["P4TC_TABLE_DEFAULT_ACTION"] in dd:
+                uses += [(what, k) for k in
+                         action_kinds(dd[A["P4TC_TABLE_DEFAULT_ACTION"]])]
+    if A["P4TC_TABLE_ACTS_LIST"] in d:
+        for _, one in nl.parse_attrs(d[A["P4TC_TABLE_ACTS_LIST"]]):
+            name = dict(nl.parse_attrs(one)).get(A["P4TC_TABLE_ACT_NAME"])
+            if name:
+                uses.append(("action list",
+                             name.rstrip(b"\0").decode(errors="replace")))
+    return uses
+
+
+def entry_uses(p):
+    """The action kind a table entry's dump names, as [(what, kind)]."""
+    d = dict(nl.parse_attrs(p))
+    if A["P4TC_ENTRY_ACT"] not in d:
+        return []
+    return [("entry action", k) for k in action_kinds(d[A["P4TC_ENTRY_ACT"]])]
+
+
+def check_uses(pname, owner, uses, acts):
+    """Every P4 action kind that @owner uses is a template of @pname that
+    its dump lists: a template deleted under a user (issue 27) shows here
+    even before a use after free does."""
+    for what, kind in uses:
+        if "/" not in kind:
+            continue                    # a kernel action (gact, mirred)
+        if kind not in acts:
+            raise Finding(f"{owner} of {pname}: its {what} names action "
+                          f"template {kind!r}, which the template dump "
+                          f"does not list")
+
+
 def check_state(sock):
-    """Dumps parse; what they list is found again by name."""
+    """Dumps parse; what they list is found again by name; what uses an
+    action template names one that exists."""
     check_filters(sock)
     err, pipes = dump(sock, OBJ["PIPELINE"])
     if err:
@@ -605,6 +684,7 @@ def check_state(sock):
     for pid, pname in names:
         if pname == "kernel":
             continue
+        acts = set()
         for obj in ("META", "ACT", "TABLE", "REGISTER", "HDR_FIELD",
                     "HEADER"):
             err, objs = dump(sock, OBJ[obj], pid, pname)
@@ -614,6 +694,13 @@ def check_state(sock):
                 name = dict(nl.parse_attrs(p)).get(1)
                 if not name or obj in ("HDR_FIELD", "HEADER"):
                     continue
+                if obj == "ACT":
+                    short = name.rstrip(b"\0").decode(errors="replace")
+                    acts |= {short, f"{pname}/{short.split('/')[-1]}"}
+                if obj == "TABLE":
+                    tname = name.rstrip(b"\0").decode(errors="replace")
+                    check_uses(pname, f"table {tname!r}", table_uses(p),
+                               acts)
                 body = struct.pack("=II", pid, OBJ[obj]) + nl.strz(
                     A["P4TC_ROOT_PNAME"], pname) + nl.nest(
                     A["P4TC_ROOT"], nl.nest(1, nl.nest(
@@ -625,11 +712,15 @@ def check_state(sock):
                                   f"a get says errno {ans.err} "
                                   f"({ans.msg})")
                 if obj == "TABLE":
-                    err, _ = dump(sock, OBJ["TABLE_ENTRY"], pid, pname, True,
-                                  nl.attr(A["P4TC_ENTRY_TBLNAME"], name))
+                    err, ents = dump(sock, OBJ["TABLE_ENTRY"], pid, pname,
+                                     True,
+                                     nl.attr(A["P4TC_ENTRY_TBLNAME"], name))
                     if err not in (0, 22, 1, 13):
                         raise Finding(f"entry dump of {name!r} failed: "
                                       f"errno {err}")
+                    for _, e in ents:
+                        check_uses(pname, f"an entry of {tname!r}",
+                                   entry_uses(e), acts)
 
 
 def exists(sock, msg, name):
@@ -673,25 +764,35 @@ def run_batch(sock, seed, k, per_batch, stats, verbose):
     flush_all(sock)
     clsact_lo(sock, True)
     base = corpus(sealed=rnd.random() < 0.5, rnd=rnd)
-    for m in base:
-        send(sock, m, stats, verbose, check_create=False)
+    for j, m in enumerate(base):
+        try:
+            send(sock, m, stats, verbose, check_create=False)
+        except Finding as e:
+            raise Finding(f"program message {j} ({m.label}): {e}")
     taint0 = tainted()
     for i in range(per_batch):
         c = rnd.random()
-        if c < 0.45:
+        if c < 0.42:
             m = gen.spec_message()
-        elif c < 0.9:
+        elif c < 0.84:
             m = gen.mutate(rnd.choice(base))
+        elif c < 0.9:
+            m = gen.delete(base)
         else:
             m = rnd.choice(base)
         try:
-            send(sock, m, stats, verbose, check_create=True)
+            if send(sock, m, stats, verbose, check_create=True) and \
+                    m.check_after:
+                check_state(sock)
         except Finding as e:
             raise Finding(f"message {i} ({m.label}): {e}")
         if tainted() != taint0:
             raise Finding(f"message {i} ({m.label}): the kernel is tainted "
                           f"({tainted():#x}): see the guest log")
     check_state(sock)
+    if tainted() != taint0:
+        raise Finding(f"the dumps after the batch tainted the kernel "
+                      f"({tainted():#x}): see the guest log")
 
 
 SLOW = 5.0     # seconds: no message may hold RTNL this long
@@ -733,6 +834,7 @@ def send(sock, m, stats, verbose, check_create):
         stats.ok += 1
     if verbose:
         print(f"  {m.label}: {ans.err} {ans.msg or ''}")
+    return not ans.err
 
 
 def main(argv):
