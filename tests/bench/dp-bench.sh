@@ -46,7 +46,7 @@ BLAST=$top/build/bench/pktblast
 prog=$top/tests/programs/router
 bpf=$top/build/bpf/router
 pin=/sys/fs/bpf/p4tc-bench-xdp-parser
-VARIANTS="p4 flower bpf-tc bpf-xdp ebpf-tc ebpf-xdp"
+VARIANTS=${BENCH_DP_VARIANTS:-"p4 flower bpf-tc bpf-xdp ebpf-tc ebpf-xdp"}
 export INTROSPECTION=$prog
 . "$prog/hosts.sh"
 batch=$(mktemp)

@@ -129,8 +129,12 @@ static struct p4tc_act_param *tcf_param_find(struct p4tc_act *act,
 /* Instances: the tc action kind                                       */
 /* ------------------------------------------------------------------ */
 
-static int tcf_p4act_act(struct sk_buff *skb, const struct tc_action *a,
-			 struct tcf_result *res)
+/* The tc action of an instance.  The pipeline's own lists call its
+ * instances directly instead (p4tc_exec.c: instance_run()), counting what
+ * this counts.
+ */
+int tcf_p4act_act(struct sk_buff *skb, const struct tc_action *a,
+		  struct tcf_result *res)
 {
 	const struct p4tc_act *act = to_act_ops(a->ops);
 	const struct tcf_p4act_params *params;
