@@ -25,7 +25,9 @@
 # to flower and the eBPF modes' ratios to p4, and the median ratios.
 # The guest runs the bench kernel (BENCH_KERNEL=bench, make kernel-bench):
 # the test kernel's KASAN and lockdep would dominate what is measured.
-# BENCH_KERNEL=test runs it on the debug kernel.  On the bench kernel,
+# BENCH_KERNEL=test runs it on the debug kernel.  BENCH_DP_VARIANTS
+# picks the setups blasted (default all); BENCH_DP_PERF=1 profiles each
+# blast and prints its top symbols.  On the bench kernel,
 # 100,000 routes load in about 20 s (p4) and 80 s (flower); the whole
 # default run takes about 4 minutes.
 # Under TCG the figures compare the two classifiers; they are not the
@@ -71,8 +73,21 @@ topology() {
 # blast: frames/s that reached sc, and a check that they were routed
 blast() {
 	local before after out secs
+	local -a perf=()
+	# BENCH_DP_PERF=1: a system-wide profile of each blast (perf's
+	# cpu-clock: TCG has no PMU), its top symbols printed with the blast
+	# (the guest's /tmp holds the data; the tree is read-only there)
+	if [ "${BENCH_DP_PERF:-0}" = 1 ]; then
+		perf=(perf record -q -e cpu-clock -a -o "/tmp/perf-$3.data" --)
+	fi
 	before=$(sc_rx)
-	out=$(ip netns exec sa "$BLAST" a0 "$(mac b0)" "$1" "$SECS") || { echo "pktblast failed: $out" >&2; echo 0; return; }
+	out=$("${perf[@]}" ip netns exec sa "$BLAST" a0 "$(mac b0)" "$1" "$SECS") || { echo "pktblast failed: $out" >&2; echo 0; return; }
+	if [ "${BENCH_DP_PERF:-0}" = 1 ]; then
+		echo "  profile of $2 (perf report --sort sym, 0.5% and up):" >&2
+		perf report -q -i "/tmp/perf-$3.data" --stdio --sort sym \
+			--percent-limit 0.5 2>&1 | sed 's/^/    /' >&2
+		rm -f "/tmp/perf-$3.data"
+	fi
 	after=$(sc_rx)
 	secs=$(sed -n 's/.* in \([0-9.]*\) s:.*/\1/p' <<<"$out")
 	echo "  $2: $out; $((after - before)) reached sc" >&2
@@ -140,7 +155,7 @@ teardown() {
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "") print "-"; else if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
 mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 # frames/s of each variant, then p4/flower and each eBPF mode / p4
@@ -165,7 +180,7 @@ for n in $ROUTES; do
 		declare -A fps=()
 		for v in $VARIANTS; do
 			use "$v" || { echo "selecting $v failed"; exit 1; }
-			fps[$v]=$(blast "$n" "$v, round $r")
+			fps[$v]=$(blast "$n" "$v, round $r" "$v-$n-$r")
 		done
 		ip link set dev b0 xdpgeneric off 2>/dev/null
 		line=$(printf '%-8s %6s' "$n" "$r")
@@ -174,7 +189,7 @@ for n in $ROUTES; do
 		med[p4/flower]+="$x "
 		line+=$(printf ' %11s' "$x")
 		for v in bpf-tc bpf-xdp ebpf-tc ebpf-xdp; do
-			x=$(ratio "${fps[$v]}" "${fps[p4]}")
+			x=$(ratio "${fps[$v]:-}" "${fps[p4]}")
 			med[$v]+="$x "
 			line+=$(printf ' %9s' "$x")
 		done
