@@ -695,8 +695,9 @@ def check_state(sock):
                 if not name or obj in ("HDR_FIELD", "HEADER"):
                     continue
                 if obj == "ACT":
-                    short = name.rstrip(b"\0").decode(errors="replace")
-                    acts |= {short, f"{pname}/{short.split('/')[-1]}"}
+                    # dumped as named in its pipeline; used as PIPE/NAME
+                    acts.add(f"{pname}/" +
+                             name.rstrip(b"\0").decode(errors="replace"))
                 if obj == "TABLE":
                     tname = name.rstrip(b"\0").decode(errors="replace")
                     check_uses(pname, f"table {tname!r}", table_uses(p),

@@ -1232,33 +1232,11 @@ static bool instance_direct(const struct p4tc_run *run,
 	       !(a->tcfa_flags & TCA_ACT_FLAGS_SKIP_SW);
 }
 
-/* An instance, as tcf_p4act_act() runs it, in this packet's run: its
- * counters, its program with its parameter values, its own verdict when
- * the program gives none.
- */
-static int instance_run(struct p4tc_run *run, struct tc_action *a)
-{
-	const struct p4tc_act *act = container_of(a->ops, struct p4tc_act,
-						  ops);
-	struct tcf_p4act *p = container_of(a, struct tcf_p4act, common);
-	int verdict = READ_ONCE(a->tcfa_action);
-	int ret;
-
-	tcf_lastuse_update(&a->tcfa_tm);
-	tcf_action_update_bstats(a, run->skb);
-	ret = prog_run(run, act, rcu_dereference_bh(p->params)->values);
-	if (ret == P4TC_GO_ON)
-		ret = verdict;
-	if (ret == TC_ACT_SHOT)
-		tcf_action_inc_drop_qstats(a);
-	return ret;
-}
-
 /* @n bound tc actions of the run's pipeline or of one of its tables, as
  * tcf_action_exec() runs them: in order until a verdict other than pipe.
  * A list of the pipeline's own instances (the common case: a key action,
- * a pipeline's preaction) is run here directly: no indirect call per
- * action and no new look for the packet's run.
+ * a pipeline's preaction) is run here with direct calls of their action
+ * (which joins this packet's run), not one indirect call per action.
  */
 static int bound_acts_run(struct p4tc_run *run, struct tc_action **acts,
 			  int n, struct tcf_result *res)
@@ -1273,7 +1251,7 @@ static int bound_acts_run(struct p4tc_run *run, struct tc_action **acts,
 	for (i = 0; i < n; i++) {
 		ttl = 32;
 		do {
-			ret = instance_run(run, acts[i]);
+			ret = tcf_p4act_act(run->skb, acts[i], res);
 		} while (unlikely(ret == TC_ACT_REPEAT) && --ttl);
 		if (unlikely(ret == TC_ACT_REPEAT)) {
 			/* what tcf_action_exec() makes of it */
