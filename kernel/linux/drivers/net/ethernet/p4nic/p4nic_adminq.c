@@ -70,15 +70,17 @@ int p4nic_adminq_init(struct p4nic *nic)
  * p4nic_adminq_program - give the device its queues again, empty
  * @nic: the device, just reset; its queues allocated
  *
+ * Context: no admin or event handler runs, nor can start: at probe they
+ * are not requested yet, at a function reset p4nic_reset_prepare()
+ * disabled them (a handler finishing now would write the old queues'
+ * heads into the new ones).
+ *
  * Return: 0 or -EIO when the device refuses them.
  */
 int p4nic_adminq_program(struct p4nic *nic)
 {
 	struct device *dev = &nic->pdev->dev;
 
-	/* the device is reset: a handler still running is the last one */
-	synchronize_irq(pci_irq_vector(nic->pdev, P4NIC_VEC_ADMIN));
-	synchronize_irq(pci_irq_vector(nic->pdev, P4NIC_VEC_EVENT));
 	memset(nic->aq, 0, P4NIC_AQ_SIZE * sizeof(*nic->aq));
 	memset(nic->acq, 0, P4NIC_AQ_SIZE * sizeof(*nic->acq));
 	memset(nic->eq, 0, P4NIC_EQ_SIZE * sizeof(*nic->eq));

@@ -223,6 +223,15 @@ static void p4nic_reset_prepare(struct pci_dev *pdev)
 	rtnl_unlock();
 	mutex_lock(&nic->off_lock);
 	mutex_lock(&nic->aq_lock);
+	/* No command is in flight now, but the handler of the last one may
+	 * still run on another CPU: finishing after the reset, it would
+	 * write the old completion queue's head into the device being set
+	 * up anew (which refuses it, and the driver gives the device up).
+	 * Wait for it, and keep both vectors quiet until the queues are
+	 * programmed again.
+	 */
+	disable_irq(pci_irq_vector(pdev, P4NIC_VEC_ADMIN));
+	disable_irq(pci_irq_vector(pdev, P4NIC_VEC_EVENT));
 }
 
 static void p4nic_reset_done(struct pci_dev *pdev)
@@ -235,9 +244,11 @@ static void p4nic_reset_done(struct pci_dev *pdev)
 	ret = p4nic_reset(nic);
 	if (!ret)
 		ret = p4nic_adminq_program(nic);
+	enable_irq(pci_irq_vector(pdev, P4NIC_VEC_EVENT));
+	enable_irq(pci_irq_vector(pdev, P4NIC_VEC_ADMIN));
 	if (!ret)
 		p4nic_wr(nic, P4NIC_REG_CTRL, P4NIC_CTRL_ENABLE);
-	nic->dead = ret;
+	nic->dead = ret != 0;
 	mutex_unlock(&nic->aq_lock);
 	if (!ret) {
 		ret = p4nic_identify(nic);
