@@ -22,7 +22,11 @@
 # each setup in turn, BENCH_DP_ROUNDS times (3): this machine's speed
 # drifts by tens of percent within minutes, and blasts next to each other
 # see about the same machine.  Printed: each round's frames/s, p4's ratio
-# to flower and the eBPF modes' ratios to p4, and the median ratios.
+# to flower and the eBPF modes' ratios to p4, and the median ratios; then
+# each setup's CPU time per frame routed (the guest's busy time in
+# /proc/stat over the blast, divided by the frames that reached sc: TCG
+# has no PMU to count cycles with, and p4's figure less flower's is what
+# the P4 half costs more).
 # The guest runs the bench kernel (BENCH_KERNEL=bench, make kernel-bench):
 # the test kernel's KASAN and lockdep would dominate what is measured.
 # BENCH_KERNEL=test runs it on the debug kernel.  BENCH_DP_VARIANTS
@@ -52,7 +56,8 @@ VARIANTS=${BENCH_DP_VARIANTS:-"p4 flower bpf-tc bpf-xdp ebpf-tc ebpf-xdp"}
 export INTROSPECTION=$prog
 . "$prog/hosts.sh"
 batch=$(mktemp)
-trap 'rm -f "$batch" "$batch.sum"; teardown' EXIT
+dir=$(mktemp -d)
+trap 'rm -rf "$batch" "$batch.sum" "$batch.cpu" "$dir"; teardown' EXIT
 
 # route I as a prefix, as pktblast numbers them, in REPLY: the batches
 # are written without a subshell per route (a fork costs milliseconds
@@ -70,9 +75,18 @@ topology() {
 	tc qdisc add dev b0 clsact
 }
 
-# blast: frames/s that reached sc, and a check that they were routed
+# busy CPU time of the guest so far, in ticks (USER_HZ): /proc/stat's
+# first line but idle and iowait
+busy_ticks() {
+	local cpu a b c d e f g h rest
+	read -r cpu a b c d e f g h rest </proc/stat
+	echo $((a + b + c + f + g + h))
+}
+
+# blast: frames/s that reached sc, and a check that they were routed;
+# the busy CPU time per frame that reached sc goes to $dir/ns-$3
 blast() {
-	local before after out secs
+	local before after out secs t0 t1
 	local -a perf=()
 	# BENCH_DP_PERF=1: a system-wide profile of each blast (perf's
 	# cpu-clock: TCG has no PMU), its top symbols printed with the blast
@@ -81,7 +95,9 @@ blast() {
 		perf=(perf record -q -e cpu-clock -a -o "/tmp/perf-$3.data" --)
 	fi
 	before=$(sc_rx)
+	t0=$(busy_ticks)
 	out=$("${perf[@]}" ip netns exec sa "$BLAST" a0 "$(mac b0)" "$1" "$SECS") || { echo "pktblast failed: $out" >&2; echo 0; return; }
+	t1=$(busy_ticks)
 	if [ "${BENCH_DP_PERF:-0}" = 1 ]; then
 		echo "  profile of $2 (perf report --sort sym, 0.5% and up):" >&2
 		perf report -q -i "/tmp/perf-$3.data" --stdio --sort sym \
@@ -90,7 +106,12 @@ blast() {
 	fi
 	after=$(sc_rx)
 	secs=$(sed -n 's/.* in \([0-9.]*\) s:.*/\1/p' <<<"$out")
-	echo "  $2: $out; $((after - before)) reached sc" >&2
+	# every CPU's busy time (the blaster, the veths, the classifier) per
+	# frame routed: TCG has no PMU, so no cycles; p4's figure less
+	# flower's is what the P4 half costs more
+	awk -v n=$((after - before)) -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" \
+		'BEGIN { if (n > 0) printf "%.0f", t / hz * 1e9 / n; else print "-" }' >"$dir/ns-$3"
+	echo "  $2: $out; $((after - before)) reached sc; $(cat "$dir/ns-$3") ns of CPU per frame" >&2
 	awk -v n=$((after - before)) -v s="$secs" 'BEGIN { printf "%.0f", n / s }'
 }
 
@@ -175,12 +196,13 @@ for n in $ROUTES; do
 	start=$SECONDS
 	flower_setup "$n" || { echo "flower setup failed"; exit 1; }
 	echo "  flower setup: $((SECONDS - start)) s"
-	declare -A med=()
+	declare -A med=() ns=()
 	for ((r = 1; r <= ROUNDS; r++)); do
 		declare -A fps=()
 		for v in $VARIANTS; do
 			use "$v" || { echo "selecting $v failed"; exit 1; }
 			fps[$v]=$(blast "$n" "$v, round $r" "$v-$n-$r")
+			ns[$v]+="$(cat "$dir/ns-$v-$n-$r") "
 		done
 		ip link set dev b0 xdpgeneric off 2>/dev/null
 		line=$(printf '%-8s %6s' "$n" "$r")
@@ -202,8 +224,19 @@ for n in $ROUTES; do
 		line+=$(printf ' %9s' "$(tr ' ' '\n' <<<"${med[$v]}" | grep . | median)")
 	done
 	echo "$line" >>"$batch.sum"
+	line=$(printf '%-8s' "$n")
+	for v in $VARIANTS; do
+		line+=$(printf ' %9s' "$(tr ' ' '\n' <<<"${ns[$v]}" | grep -v '^-*$' | median)")
+	done
+	echo "$line" >>"$batch.cpu"
 	teardown
 done
 echo "== frames/s that reached sc (target: p4 at least 0.8 x flower at 1000 routes;"
 echo "   the eBPF modes as ratios to p4, the scriptable datapath)"
 cat "$batch.sum"
+echo "== CPU per frame that reached sc, ns (busy time of the whole guest from"
+echo "   /proc/stat over the blast, median of the rounds; no PMU under TCG)"
+printf '%-8s' routes
+for v in $VARIANTS; do printf ' %9s' "$v"; done
+echo
+cat "$batch.cpu"
