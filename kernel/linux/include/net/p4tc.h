@@ -453,8 +453,6 @@ int p4tc_act_instance_copy(struct p4tc_act *act, u32 index, u8 *values,
 			   int *verdict, struct netlink_ext_ack *extack);
 int p4tc_act_params_fill(struct sk_buff *skb, const struct p4tc_act *act,
 			 const struct tcf_p4act_params *params);
-int tcf_p4act_act(struct sk_buff *skb, const struct tc_action *a,
-		  struct tcf_result *res);
 const struct p4tc_act *p4tc_action_template(const struct tc_action *a,
 					    const struct p4tc_pipeline *pipeline,
 					    const u8 **values);

@@ -129,11 +129,8 @@ static struct p4tc_act_param *tcf_param_find(struct p4tc_act *act,
 /* Instances: the tc action kind                                       */
 /* ------------------------------------------------------------------ */
 
-/* The tc action of an instance.  The pipeline's own bound lists call it
- * directly (p4tc_exec.c: bound_acts_run()), not through tcf_action_exec().
- */
-int tcf_p4act_act(struct sk_buff *skb, const struct tc_action *a,
-		  struct tcf_result *res)
+static int tcf_p4act_act(struct sk_buff *skb, const struct tc_action *a,
+			 struct tcf_result *res)
 {
 	const struct p4tc_act *act = to_act_ops(a->ops);
 	const struct tcf_p4act_params *params;

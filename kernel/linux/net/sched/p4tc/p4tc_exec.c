@@ -1211,59 +1211,6 @@ static int cmd_act(struct p4tc_run *run, const struct p4tc_cmd *cmd,
 	return ret == TC_ACT_PIPE ? P4TC_GO_ON : ret;
 }
 
-/* ------------------------------------------------------------------ */
-/* Bound tc actions                                                    */
-/* ------------------------------------------------------------------ */
-
-/* Can @a run here without tcf_action_exec()?  An instance of one of the
- * run's templates can, unless its verdict is a jump or a chain (which
- * tcf_action_exec() resolves) or it is not run in software.
- */
-static bool instance_direct(const struct p4tc_run *run,
-			    const struct tc_action *a)
-{
-	int verdict = READ_ONCE(a->tcfa_action);
-
-	return a->ops->act == tcf_p4act_act &&
-	       container_of(a->ops, struct p4tc_act, ops)->pipeline ==
-	       run->pipeline &&
-	       !TC_ACT_EXT_CMP(verdict, TC_ACT_JUMP) &&
-	       !TC_ACT_EXT_CMP(verdict, TC_ACT_GOTO_CHAIN) &&
-	       !(a->tcfa_flags & TCA_ACT_FLAGS_SKIP_SW);
-}
-
-/* @n bound tc actions of the run's pipeline or of one of its tables, as
- * tcf_action_exec() runs them: in order until a verdict other than pipe.
- * A list of the pipeline's own instances (the common case: a key action,
- * a pipeline's preaction) is run here with direct calls of their action
- * (which joins this packet's run), not one indirect call per action.
- */
-static int bound_acts_run(struct p4tc_run *run, struct tc_action **acts,
-			  int n, struct tcf_result *res)
-{
-	int i, ttl, ret = TC_ACT_OK;
-
-	for (i = 0; i < n; i++)
-		if (!instance_direct(run, acts[i]))
-			return tcf_action_exec(run->skb, acts, n, res);
-	if (skb_skip_tc_classify(run->skb))
-		return TC_ACT_OK;
-	for (i = 0; i < n; i++) {
-		ttl = 32;
-		do {
-			ret = tcf_p4act_act(run->skb, acts[i], res);
-		} while (unlikely(ret == TC_ACT_REPEAT) && --ttl);
-		if (unlikely(ret == TC_ACT_REPEAT)) {
-			/* what tcf_action_exec() makes of it */
-			net_warn_ratelimited("TC_ACT_REPEAT abuse ?\n");
-			return TC_ACT_OK;
-		}
-		if (ret != TC_ACT_PIPE)
-			break;
-	}
-	return ret;
-}
-
 /* Run a table's bound tc actions (a NULL-ended list). */
 static int acts_run(struct p4tc_run *run, struct tc_action **acts)
 {
@@ -1274,7 +1221,7 @@ static int acts_run(struct p4tc_run *run, struct tc_action **acts)
 		return P4TC_GO_ON;
 	for (n = 0; n < TCA_ACT_MAX_PRIO && acts[n]; n++)
 		;
-	ret = bound_acts_run(run, acts, n, &res);
+	ret = tcf_action_exec(run->skb, acts, n, &res);
 	return ret == TC_ACT_PIPE ? P4TC_GO_ON : ret;
 }
 
@@ -1775,10 +1722,10 @@ int p4tc_act_run(struct sk_buff *skb, const struct p4tc_act *act,
 }
 
 /* Bound tc actions of a pipeline; none is as if they said pipe. */
-static int pipeline_acts_run(struct p4tc_run *run, struct tc_action **acts,
+static int pipeline_acts_run(struct sk_buff *skb, struct tc_action **acts,
 			     int n, struct tcf_result *res)
 {
-	return n ? bound_acts_run(run, acts, n, res) : TC_ACT_PIPE;
+	return n ? tcf_action_exec(skb, acts, n, res) : TC_ACT_PIPE;
 }
 
 /**
@@ -1839,11 +1786,11 @@ int p4tc_pipeline_classify(struct sk_buff *skb,
 			goto out;
 		}
 	}
-	ret = pipeline_acts_run(run, pipeline->preacts, pipeline->num_preacts,
+	ret = pipeline_acts_run(skb, pipeline->preacts, pipeline->num_preacts,
 				&p4res);
 	if (ret != TC_ACT_PIPE)
 		goto out;
-	ret = pipeline_acts_run(run, pipeline->postacts,
+	ret = pipeline_acts_run(skb, pipeline->postacts,
 				pipeline->num_postacts, &p4res);
 	if (ret != TC_ACT_PIPE)
 		goto out;
