@@ -17,6 +17,11 @@
 #   ebpf-tc:  chain 5, the eBPF datapath over P4TC tables (matchall
 #             action bpf obj datapath.bpf.o)
 #   ebpf-xdp: the same at XDP (datapath-xdp.bpf.o, generic XDP on b0)
+#   floor:    chain 6, matchall action mirred egress redirect to b1: no
+#             lookup, no rewrite, the least any setup can do to get a
+#             frame to sc.  Its CPU per frame is what the sender, the
+#             veths and the redirect cost; a setup's figure less floor's
+#             is what its classifier costs alone
 # All are loaded at once; a matchall in chain 0 sends every frame to one
 # of them (goto chain), the same cost for each.  The blasts alternate,
 # each setup in turn, BENCH_DP_ROUNDS times (3): this machine's speed
@@ -52,12 +57,12 @@ BLAST=$top/build/bench/pktblast
 prog=$top/tests/programs/router
 bpf=$top/build/bpf/router
 pin=/sys/fs/bpf/p4tc-bench-xdp-parser
-VARIANTS=${BENCH_DP_VARIANTS:-"p4 flower bpf-tc bpf-xdp ebpf-tc ebpf-xdp"}
+VARIANTS=${BENCH_DP_VARIANTS:-"p4 flower bpf-tc bpf-xdp ebpf-tc ebpf-xdp floor"}
 export INTROSPECTION=$prog
 . "$prog/hosts.sh"
 batch=$(mktemp)
 dir=$(mktemp -d)
-trap 'rm -rf "$batch" "$batch.sum" "$batch.cpu" "$dir"; teardown' EXIT
+trap 'rm -rf "$batch" "$batch.sum" "$batch.cpu" "$batch.above" "$dir"; teardown' EXIT
 
 # route I as a prefix, as pktblast numbers them, in REPLY: the batches
 # are written without a subshell per route (a fork costs milliseconds
@@ -101,7 +106,7 @@ blast() {
 	if [ "${BENCH_DP_PERF:-0}" = 1 ]; then
 		echo "  profile of $2 (perf report --sort sym, 0.5% and up):" >&2
 		perf report -q -i "/tmp/perf-$3.data" --stdio --sort sym \
-			--percent-limit 0.5 2>&1 | sed 's/^/    /' >&2
+			--percent-limit ${BENCH_DP_PERF_LIMIT:-0.5} 2>&1 | sed 's/^/    /' >&2
 		rm -f "/tmp/perf-$3.data"
 	fi
 	after=$(sc_rx)
@@ -127,6 +132,8 @@ p4_setup() {
 		prog xdp pinned "$pin" prog_cookie 22 || return 1
 	tc filter add dev b0 ingress chain 5 prio 1 matchall \
 		action bpf obj "$bpf/datapath.bpf.o" sec p4tc/datapath || return 1
+	tc filter add dev b0 ingress chain 6 prio 1 matchall \
+		action mirred egress redirect dev b1 || return 1
 	tc p4 create router/table/cb/nexthop nh 1 action router/cb/forward \
 		param dmac "$cmac" param smac "$(mac b1)" param port b1 || return 1
 	for ((i = 0; i < n; i++)); do
@@ -160,6 +167,7 @@ use() {
 	bpf-xdp) chain=4
 		ip link set dev b0 xdpgeneric pinned "$pin" || return 1 ;;
 	ebpf-tc) chain=5 ;;
+	floor) chain=6 ;;
 	ebpf-xdp) chain=1	# XDP sends the frames on before tc
 		ip link set dev b0 xdpgeneric obj "$bpf/datapath-xdp.bpf.o" sec xdp ||
 			return 1 ;;
@@ -196,7 +204,7 @@ for n in $ROUTES; do
 	start=$SECONDS
 	flower_setup "$n" || { echo "flower setup failed"; exit 1; }
 	echo "  flower setup: $((SECONDS - start)) s"
-	declare -A med=() ns=()
+	declare -A med=() ns=() above=()
 	for ((r = 1; r <= ROUNDS; r++)); do
 		declare -A fps=()
 		for v in $VARIANTS; do
@@ -205,13 +213,20 @@ for n in $ROUTES; do
 			ns[$v]+="$(cat "$dir/ns-$v-$n-$r") "
 		done
 		ip link set dev b0 xdpgeneric off 2>/dev/null
+		# what each classifier costs alone: its CPU per frame less
+		# floor's in the same round (the machine's speed drifts)
+		for v in $VARIANTS; do
+			above[$v]+="$(awk -v a="$(cat "$dir/ns-$v-$n-$r")" \
+				-v f="$(cat "$dir/ns-floor-$n-$r" 2>/dev/null)" \
+				'BEGIN { if (a != "-" && f != "" && f != "-") print a - f }') "
+		done
 		line=$(printf '%-8s %6s' "$n" "$r")
 		for v in $VARIANTS; do line+=$(printf ' %9s' "${fps[$v]}"); done
-		x=$(ratio "${fps[p4]}" "${fps[flower]}")
+		x=$(ratio "${fps[p4]:-}" "${fps[flower]:-}")
 		med[p4/flower]+="$x "
 		line+=$(printf ' %11s' "$x")
 		for v in bpf-tc bpf-xdp ebpf-tc ebpf-xdp; do
-			x=$(ratio "${fps[$v]:-}" "${fps[p4]}")
+			x=$(ratio "${fps[$v]:-}" "${fps[p4]:-}")
 			med[$v]+="$x "
 			line+=$(printf ' %9s' "$x")
 		done
@@ -229,6 +244,11 @@ for n in $ROUTES; do
 		line+=$(printf ' %9s' "$(tr ' ' '\n' <<<"${ns[$v]}" | grep -v '^-*$' | median)")
 	done
 	echo "$line" >>"$batch.cpu"
+	line=$(printf '%-8s' "$n")
+	for v in $VARIANTS; do
+		line+=$(printf ' %9s' "$(tr ' ' '\n' <<<"${above[$v]}" | grep . | median)")
+	done
+	echo "$line" >>"$batch.above"
 	teardown
 done
 echo "== frames/s that reached sc (target: p4 at least 0.8 x flower at 1000 routes;"
@@ -240,3 +260,12 @@ printf '%-8s' routes
 for v in $VARIANTS; do printf ' %9s' "$v"; done
 echo
 cat "$batch.cpu"
+case " $VARIANTS " in
+*" floor "*)
+	echo "== CPU per frame above floor's, ns: what each classifier costs alone"
+	echo "   (its figure less floor's in the same round, median of the rounds)"
+	printf '%-8s' routes
+	for v in $VARIANTS; do printf ' %9s' "$v"; done
+	echo
+	cat "$batch.above" ;;
+esac
