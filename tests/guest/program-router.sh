@@ -13,7 +13,10 @@
 . "$(dirname "$0")/lib.sh"
 
 prog=$(cd "$(dirname "$0")/../programs/router" && pwd)
-export INTROSPECTION=$prog
+# ROUTER_PROG: a directory with another router.tc and router.json (the
+# one p4tc-compile makes of router.p4, say)
+tcdir=${ROUTER_PROG:-$prog}
+export INTROSPECTION=$tcdir
 RT="tc p4 create router/table/cb"
 cap=$(mktemp)
 caperr=$(mktemp)
@@ -49,7 +52,7 @@ if [ "${ROUTER_PARSER:-graph}" = xdp ]; then
 		expect_ok "XDP parser on $d" ip link set dev $d xdpgeneric pinned "$pin"
 	done
 fi
-expect_ok "load the router" tc -b "$prog/router.tc"
+expect_ok "load the router" tc -b "$tcdir/router.tc"
 for d in b0 b1; do
 	tc qdisc add dev $d clsact
 	expect_ok "bind on $d" tc filter add dev $d ingress prio 1 p4 pname router \

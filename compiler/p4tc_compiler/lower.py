@@ -1,0 +1,857 @@
+"""From the syntax tree of a PNA program to P4TC templates.
+
+What the program becomes (docs/p4-compiler.md has the whole table):
+
+- the parser's headers, extracted in its states, become header templates
+  of the parser (fields at their bit offsets), its selects transitions;
+  a varbit header extracted right after a header, with a length of the
+  form (F - A) * M of a field F of that header, makes it one header of
+  variable length (lenfield F, lenmult M/8), as IPv4's options;
+- the user metadata struct's fields become metadata templates;
+- actions become action templates, tables table templates with a key
+  action that builds their key from the key fields;
+- the control's apply block becomes the pipeline's preaction, an action
+  template named after the control ("CONTROL/apply").
+
+send_to_port() and drop_packet() are PNA's: they say what happens to the
+packet once the control ends, the last call winning, and the control goes
+on.  They write two metadata the compiler adds (pna_drop, pna_port); the
+end of the apply block drops the packet, sends it out of its port, or,
+when neither was asked, hands it on to the host stack, as upstream P4TC
+does.
+"""
+
+import json
+import os
+
+from .source import CompileError
+from .syntax import Node, anno
+
+# @tc_type names and the tc type each means
+TC_TYPES = {"macaddr": "macaddr", "ipv4": "ipv4", "ipv6": "bit128",
+            "dev": "dev", "be16": "be16", "be32": "be32", "be64": "be64"}
+
+CMP_OPS = {"==": "beq", "!=": "bne", "<": "blt", "<=": "ble", ">": "bgt",
+           ">=": "bge"}
+NEG_CMP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=",
+           "<=": ">"}
+ARITH_OPS = {"+": "plus", "-": "sub", "&": "band", "|": "bor", "^": "bxor"}
+
+EXECUTED_EXTERN_FNS = {"send_to_port", "drop_packet"}
+
+
+class Header:
+    def __init__(self, name, decl):
+        self.name = name            # the member of the headers struct
+        self.decl = decl            # the header type's declaration
+        self.fields = {}            # name -> (offset, width, tc type)
+        self.len = 0                # bytes
+        self.maxlen = None
+        self.lenfield = None
+        self.lenmult = None
+        self.lenadd = None
+        self.alias_of = None        # a varbit header merged into another
+
+
+def err(node, msg):
+    raise CompileError(node.loc, msg)
+
+
+class Program:
+    def __init__(self, decls, pname, pipeid):
+        self.decls = decls
+        self.pname = pname
+        self.pipeid = pipeid
+        self.types = {}
+        self.consts = {}
+        self.externs = {}
+        self.actions_top = {}
+        self.lines = []
+        for d in decls:
+            if d.kind in ("header", "struct", "header_union", "typedef",
+                          "enum", "extern", "parser", "control",
+                          "parser_type", "control_type", "package"):
+                self.types[d.name] = d
+            if d.kind in ("extern", "extern_fn"):
+                self.externs[d.name] = d
+            if d.kind == "const":
+                self.consts[d.name] = d
+            if d.kind == "action":
+                self.actions_top[d.name] = d
+
+    # -- types ---------------------------------------------------------------
+    def resolve(self, ty):
+        """A type reference to ("bits", width, signed), ("bool",),
+        ("varbit", max) or the declaration it names."""
+        seen = 0
+        while ty.kind == "named":
+            if ty.name == "bool":
+                return ("bool",)
+            d = self.types.get(ty.name)
+            if d is None:
+                err(ty, f"unknown type {ty.name}")
+            if d.kind != "typedef":
+                return d
+            ty = d.type
+            seen += 1
+            if seen > 32:
+                err(ty, "a typedef loop")
+        if ty.kind == "bits":
+            w = self.const_value(ty.width) if ty.width is not None else None
+            if w is None or w < 1:
+                err(ty, "a bit width must be a positive constant")
+            if ty.varbit:
+                return ("varbit", w)
+            return ("bits", w, ty.signed)
+        err(ty, "header stacks are not supported")
+
+    def width_of(self, ty, node):
+        r = self.resolve(ty)
+        if isinstance(r, tuple) and r[0] == "bits":
+            if r[1] > 128:
+                err(node, f"bit<{r[1]}> is wider than P4TC's 128 bits")
+            return r[1]
+        if isinstance(r, tuple) and r[0] == "bool":
+            return 1
+        if isinstance(r, Node) and r.kind == "enum":
+            err(node, f"enum {r.name} values are not supported here")
+        err(node, "a bit<N> type was expected")
+
+    def const_value(self, e):
+        if e.kind == "int":
+            return e.value
+        if e.kind == "name" and e.name in self.consts:
+            return self.const_value(self.consts[e.name].value)
+        if e.kind == "binop" and e.op in ("+", "-", "*", "<<", ">>", "&", "|"):
+            a, b = self.const_value(e.a), self.const_value(e.b)
+            if a is None or b is None:
+                return None
+            return {"+": a + b, "-": a - b, "*": a * b, "<<": a << b,
+                    ">>": a >> b, "&": a & b, "|": a | b}[e.op]
+        if e.kind == "cast":
+            return self.const_value(e.a)
+        return None
+
+    # -- the package -----------------------------------------------------------
+    def main(self):
+        mains = [d for d in self.decls if d.kind == "instance" and
+                 d.name == "main"]
+        if not mains:
+            raise CompileError(None, "no package instance named main "
+                               "(PNA_NIC(parser(), control(), deparser()) main;)")
+        m = mains[0]
+        if m.type.kind != "named" or m.type.name != "PNA_NIC":
+            err(m, "main must be a PNA_NIC package: P4TC runs PNA programs")
+        if len(m.args) != 3:
+            err(m, "PNA_NIC takes the main parser, control and deparser")
+        blocks = []
+        for a, kind in zip(m.args, ("parser", "control", "control")):
+            if a is None or a.kind != "call" or a.fn.kind != "name" or a.args:
+                err(m, f"PNA_NIC's arguments are instances: NAME() of a {kind}")
+            d = self.types.get(a.fn.name)
+            if d is None or d.kind != kind:
+                err(a, f"{a.fn.name} is not a {kind}")
+            blocks.append(d)
+        return blocks
+
+    def compile(self):
+        parser, control, deparser = self.main()
+        self.parser_name = parser.name
+        self.control = control
+        self.hdr_param = parser.params[1].name if len(parser.params) > 1 else None
+        self.meta_param = parser.params[2].name if len(parser.params) > 2 else None
+        if len(control.params) < 2:
+            err(control, "the main control takes the headers and the metadata")
+        self.chdr = control.params[0].name
+        self.cmeta = control.params[1].name
+        self.istd = control.params[2].name if len(control.params) > 2 else None
+        hdr_struct = self.resolve(control.params[0].type)
+        meta_struct = self.resolve(control.params[1].type)
+        self.headers_struct(hdr_struct)
+        self.parse_graph(parser)
+        self.metadata(meta_struct)
+        self.control_block(control)
+        return self.script(), self.introspection()
+
+    # -- headers and the parse graph -------------------------------------------
+    def headers_struct(self, st):
+        if not isinstance(st, Node) or st.kind != "struct":
+            err(st, "the headers must be a struct of headers")
+        self.headers = {}
+        for f in st.fields:
+            d = self.resolve(f.type)
+            if not isinstance(d, Node) or d.kind != "header":
+                if isinstance(d, Node) and d.kind == "header_union":
+                    err(f, "header unions are not supported")
+                err(f, f"{f.name}: the headers struct holds headers only")
+            h = Header(f.name, d)
+            off = 0
+            for hf in d.fields:
+                r = self.resolve(hf.type)
+                if isinstance(r, tuple) and r[0] == "varbit":
+                    if hf is not d.fields[-1] or off:
+                        err(hf, "a varbit field must be its header's only field")
+                    h.varbit = r[1]
+                    continue
+                w = self.width_of(hf.type, hf)
+                t = anno(hf.annos, "tc_type")
+                tct = f"bit{w}"
+                if t:
+                    name = t.args[0].value if t.args and t.args[0].kind == "string" else None
+                    if name not in TC_TYPES:
+                        err(t, f"unknown @tc_type {name!r}")
+                    tct = TC_TYPES[name]
+                h.fields[hf.name] = (off, w, tct)
+                off += w
+            if off % 8:
+                err(f, f"header {d.name} is {off} bits long, not whole bytes")
+            h.len = off // 8
+            self.headers[f.name] = h
+
+    def hdr_ref(self, e, names):
+        """hdr.NAME in a parser or control: the Header, or None."""
+        if e.kind == "member" and e.a.kind == "name" and e.a.name in names:
+            h = self.headers.get(e.name)
+            if h is None:
+                err(e, f"no header {e.name}")
+            return h
+        return None
+
+    def parse_graph(self, parser):
+        states = {s.name: s for s in parser.states}
+        if "start" not in states:
+            err(parser, "the parser has no start state")
+        for l in parser.locals:
+            err(l, "declarations in a parser are not supported")
+        # each state: the header it extracts (None: none), then its exit
+        self.state_hdr = {}
+        for s in parser.states:
+            hdr = None
+            for st in s.body:
+                if st.kind != "callstmt" or st.call.fn.kind != "member" or \
+                        st.call.fn.name != "extract":
+                    err(st, "a parser state may only extract headers")
+                a = st.call.args
+                h = self.hdr_ref(a[0], {self.hdr_param}) if a else None
+                if h is None:
+                    err(st, "extract() takes a header of the headers struct")
+                if len(a) == 2:
+                    if hdr is None or not hasattr(h, "varbit"):
+                        err(st, "a variable-length extract must follow the "
+                            "extract of the header whose field gives its length")
+                    self.varbit_merge(hdr, h, a[1])
+                    continue
+                if hdr is not None:
+                    err(st, "one header per parser state (split the state)")
+                if hasattr(h, "varbit"):
+                    err(st, f"{h.name} has a varbit field: extract it with its length")
+                hdr = h
+            self.state_hdr[s.name] = hdr
+        self.trans = {}     # header name -> (select field, [(v, m, next)], default)
+        self.start = self.follow("start", states, parser, set())
+        if self.start is None:
+            err(parser, "the parser extracts no header")
+        self.graph_order = []
+        self.walk(self.start, states, parser)
+
+    def follow(self, name, states, parser, seen):
+        """The header a transition to state NAME leads to, or accept/reject."""
+        if name in ("accept", "reject"):
+            return name
+        s = states.get(name)
+        if s is None:
+            err(parser, f"no state {name}")
+        if name in seen:
+            err(s, "parser loops are not supported")
+        h = self.state_hdr[name]
+        if h is not None:
+            return (h, s)
+        if s.trans is None or s.trans.kind != "goto":
+            err(s, "a state that extracts nothing may only go to another state")
+        return self.follow(s.trans.state, states, parser, seen | {name})
+
+    def walk(self, node, states, parser):
+        if not isinstance(node, tuple):
+            return
+        h, s = node
+        if h.name in self.trans:
+            return
+        self.trans[h.name] = None
+        self.graph_order.append(h)
+        t = s.trans
+        if t is None:
+            self.trans[h.name] = (None, [], "reject")
+            return
+        if t.kind == "goto":
+            nxt = self.follow(t.state, states, parser, set())
+            self.trans[h.name] = (None, [], nxt)
+            self.walk(nxt, states, parser)
+            return
+        if len(t.exprs) != 1:
+            err(t, "select on one field only")
+        fe = t.exprs[0]
+        if fe.kind != "member" or self.hdr_ref(fe.a, {self.hdr_param}) is not h \
+                or fe.name not in h.fields:
+            err(fe, f"select on a field of {h.name}, the header this state extracts")
+        width = h.fields[fe.name][1]
+        cases, default = [], "reject"
+        for c in t.cases:
+            k = c.keys[0]
+            if len(c.keys) != 1:
+                err(c, "select on one field only")
+            nxt = self.follow(c.state, states, parser, set())
+            if k.kind == "dontcare":
+                default = nxt
+                break
+            if k.kind == "range":
+                err(k, "ranges in select are not supported")
+            if k.kind == "mask":
+                v, m = self.const_value(k.value), self.const_value(k.mask)
+            else:
+                v, m = self.const_value(k), (1 << width) - 1
+            if v is None or m is None:
+                err(k, "select cases must be constants")
+            cases.append((v, m, nxt))
+        self.trans[h.name] = (fe.name, cases, default)
+        for _, _, nxt in cases:
+            self.walk(nxt, states, parser)
+        self.walk(default, states, parser)
+
+    def varbit_merge(self, h, opt, length):
+        """extract(opt, (F - A) * M): opt's bytes join h as its tail."""
+        e = length
+        while e.kind == "cast":
+            e = e.a
+        if e.kind != "binop" or e.op not in ("*", "<<"):
+            err(length, "a varbit length must read (FIELD - A) * M")
+        m = self.const_value(e.b)
+        if m is None:
+            err(e.b, "a varbit length must read (FIELD - A) * M")
+        if e.op == "<<":
+            m = 1 << m
+        f = e.a
+        while f.kind == "cast":
+            f = f.a
+        a = 0
+        if f.kind == "binop" and f.op == "-":
+            a = self.const_value(f.b)
+            f = f.a
+            while f.kind == "cast":
+                f = f.a
+        if a is None or f.kind != "member" or \
+                self.hdr_ref(f.a, {self.hdr_param}) is not h or \
+                f.name not in h.fields or m % 8:
+            err(length, f"a varbit length must read ({h.name}.FIELD - A) * M, "
+                "M a multiple of 8")
+        mult = m // 8
+        h.lenfield, h.lenmult = f.name, mult
+        h.lenadd = h.len - a * mult
+        if h.lenadd < 0:
+            err(length, "the header would be shorter than its fixed part")
+        h.maxlen = h.len + opt.varbit // 8
+        opt.alias_of = h
+
+    # -- metadata --------------------------------------------------------------
+    def metadata(self, st):
+        self.meta = {}
+        if not isinstance(st, Node) or st.kind != "struct":
+            err(st, "the user metadata must be a struct")
+        for f in st.fields:
+            self.meta[f.name] = (self.width_of(f.type, f), None)
+        self.meta["pna_drop"] = (8, None)
+        self.meta["pna_port"] = (32, "dev")
+
+    # -- the control -----------------------------------------------------------
+    def control_block(self, c):
+        self.actions = {}
+        self.tables = {}
+        self.local_consts = {}
+        for l in c.locals:
+            if l.kind == "action":
+                self.actions[l.name] = l
+            elif l.kind == "table":
+                self.tables[l.name] = l
+            elif l.kind == "const":
+                self.consts[l.name] = l
+            elif l.kind == "instance":
+                err(l, f"extern instance {l.type.name if l.type.kind == 'named' else ''}"
+                    " is not supported yet")
+            else:
+                err(l, "local variables in a control are not supported; "
+                    "use the metadata struct")
+        self.used_actions = []
+        self.table_info = []
+        for t in c.locals:
+            if t.kind == "table":
+                self.table(t)
+        self.apply_cmds = self.stmts_to_cmds(c.apply, None, "apply")
+
+    def action_path(self, name):
+        return f"{self.pname}/{self.control.name}/{name}"
+
+    def table_action(self, ref):
+        r = ref.ref if ref.kind == "actref" else ref
+        args = []
+        if r.kind == "call":
+            args = r.args
+            r = r.fn
+        if r.kind != "name":
+            err(r, "an action name")
+        a = self.actions.get(r.name) or self.actions_top.get(r.name)
+        if a is None:
+            err(r, f"no action {r.name}")
+        if r.name not in self.actions:
+            self.actions[r.name] = a
+        return a, args
+
+    def table(self, t):
+        props = {p.name: p for p in t.props}
+        for p in t.props:
+            if p.name not in ("key", "actions", "default_action", "size"):
+                err(p, f"table property {p.name} is not supported")
+        keys = props["key"].value if "key" in props else []
+        if not keys:
+            err(t, f"table {t.name} has no key (keyless tables are not supported)")
+        kinds = {k.match for k in keys}
+        for k in keys:
+            if k.match not in ("exact", "lpm", "ternary"):
+                err(k, f"match kind {k.match} is not supported")
+        if "lpm" in kinds and len([k for k in keys if k.match == "lpm"]) > 1:
+            err(t, "one lpm key field at most")
+        ttype = "ternary" if "ternary" in kinds else ("lpm" if "lpm" in kinds else "exact")
+        if ttype == "lpm" and len(keys) > 1:
+            err(t, "an lpm table with more than one key field is not supported")
+        kfields, off = [], 0
+        for k in keys:
+            opnd, w, tct = self.operand(k.expr, "key")
+            n = anno(k.annos, "name")
+            name = n.args[0].value if n and n.args else self.expr_name(k.expr)
+            tt = anno(k.annos, "tc_type")
+            if tt:
+                tct = TC_TYPES.get(tt.args[0].value, tct) if tt.args else tct
+            kfields.append((name, opnd, off, w, tct, k.match))
+            off += w
+        keysz = off
+        acts = []
+        for a in props["actions"].value if "actions" in props else []:
+            act, _ = self.table_action(a)
+            flags = None
+            if anno(a.annos, "tableonly"):
+                flags = "tableonly"
+            if anno(a.annos, "defaultonly"):
+                if flags:
+                    err(a, "@tableonly and @defaultonly together")
+                flags = "defaultonly"
+            acts.append((act, flags))
+        default = None
+        if "default_action" in props:
+            p = props["default_action"]
+            act, args = self.table_action(p.value)
+            if act.name not in [a.name for a, _ in acts]:
+                err(p, f"default action {act.name} is not in the table's actions")
+            if len(args) != len(act.params):
+                err(p, f"{act.name} takes {len(act.params)} arguments")
+            default = (act, args, p.const)
+        size = 1024
+        if "size" in props:
+            size = self.const_value(props["size"].value)
+            if size is None or size < 1:
+                err(props["size"], "size must be a positive constant")
+        self.table_info.append(dict(node=t, name=t.name, type=ttype, keys=kfields,
+                                    keysz=keysz, acts=acts, default=default,
+                                    size=size, id=len(self.table_info) + 1))
+
+    def expr_name(self, e):
+        if e.kind == "member":
+            base = self.expr_name(e.a)
+            return e.name if base in (self.chdr, self.cmeta, self.hdr_param) else \
+                f"{base}.{e.name}"
+        if e.kind == "name":
+            return e.name
+        err(e, "a key field must be a header field or metadata")
+
+    # -- operands ----------------------------------------------------------------
+    def operand(self, e, ctx, params=None, width=None):
+        """An expression as a command operand: (text, width, tc type)."""
+        if e.kind == "member" and e.a.kind == "member" and e.a.a.kind == "name" \
+                and e.a.a.name == self.chdr:
+            h = self.headers.get(e.a.name)
+            if h is None:
+                err(e.a, f"no header {e.a.name}")
+            if h.alias_of is not None:
+                err(e, f"the fields of {h.name} (a varbit) cannot be used")
+            if e.name not in h.fields:
+                err(e, f"header {h.name} has no field {e.name}")
+            off, w, tct = h.fields[e.name]
+            return (f"hdrfield.{self.pname}.{self.parser_name}.{h.name}.{e.name}",
+                    w, tct)
+        if e.kind == "member" and e.a.kind == "name" and e.a.name == self.cmeta:
+            if e.name not in self.meta or e.name.startswith("pna_"):
+                err(e, f"the metadata have no field {e.name}")
+            w, tct = self.meta[e.name]
+            return (f"metadata.{self.pname}.{e.name}", w, tct or f"bit{w}")
+        if e.kind == "member" and e.a.kind == "name" and e.a.name == self.istd:
+            if e.name == "input_port":
+                return ("metadata.kernel.iif", 32, "dev")
+            err(e, f"istd.{e.name} is not supported")
+        if e.kind == "name" and params is not None and e.name in params:
+            w, tct = params[e.name]
+            return (f"param.{e.name}", w, tct)
+        if e.kind == "cast":
+            w = self.width_of(e.type, e)
+            inner = self.operand(e.a, ctx, params, w)
+            if e.a.kind in ("int", "name") and self.const_value(e.a) is not None:
+                return inner
+            if inner[1] > w:
+                err(e, "narrowing casts are not supported")
+            return inner
+        v = self.const_value(e)
+        if v is not None:
+            w = width or (e.width if e.kind == "int" and e.width else None)
+            if w is None:
+                err(e, "a constant's width is not known here; cast it: (bit<N>)")
+            if v < 0:
+                v += 1 << w
+            if v >> w:
+                err(e, f"{v} does not fit in {w} bits")
+            return (f"constant.bit{w}.{v:#x}", w, None)
+        if e.kind == "member" and e.a.kind == "name" and e.a.name == self.chdr:
+            err(e, "a whole header cannot be an operand")
+        err(e, "this expression is not supported as an operand")
+
+    # -- statements to commands --------------------------------------------------
+    def new_label(self):
+        self.nlabels = getattr(self, "nlabels", 0) + 1
+        return f"l{self.nlabels}"
+
+    def stmts_to_cmds(self, block, params, where):
+        """The commands of BLOCK; RETURN jumps to the end label."""
+        out = []
+        end = self.new_label()
+        self.stmt(block, out, params, end, where)
+        out.append(f"label {end}")
+        return prune_labels(out)
+
+    def stmt(self, s, out, params, end, where):
+        k = s.kind
+        if k == "block":
+            for x in s.body:
+                self.stmt(x, out, params, end, where)
+        elif k == "empty":
+            pass
+        elif k in ("return", "exit"):
+            if k == "return" and s.value is not None:
+                err(s, "return with a value")
+            out.append(f"jump {end}")
+        elif k == "assign":
+            self.assign(s, out, params)
+        elif k == "if":
+            els = self.new_label()
+            self.branch_unless(s.cond, els, out, params)
+            self.stmt(s.then, out, params, end, where)
+            if s.els is not None:
+                done = self.new_label()
+                out.append(f"jump {done}")
+                out.append(f"label {els}")
+                self.stmt(s.els, out, params, end, where)
+                out.append(f"label {done}")
+            else:
+                out.append(f"label {els}")
+        elif k == "callstmt":
+            self.call(s.call, out, params, where)
+        elif k == "switch":
+            err(s, "switch is not supported yet")
+        elif k in ("var", "const"):
+            err(s, "local variables are not supported; use the metadata struct")
+        else:
+            err(s, f"{k} statements are not supported")
+
+    def assign(self, s, out, params):
+        dst, dw, _ = self.operand(s.lhs, "write", params)
+        if dst.startswith(("param.", "constant.")):
+            err(s.lhs, "assignment to a parameter or constant")
+        r = s.rhs
+        if r.kind == "binop" and r.op in ARITH_OPS and self.const_value(r) is None:
+            a = self.operand(r.a, "read", params, dw)
+            b = self.operand(r.b, "read", params, dw)
+            out.append(f"{ARITH_OPS[r.op]} {dst} {a[0]} {b[0]}")
+            return
+        if r.kind == "binop" and r.op == "++":
+            parts = self.concat_parts(r)
+            ops = [self.operand(p, "read", params)[0] for p in parts]
+            out.append(f"concat {dst} " + " ".join(ops))
+            return
+        if r.kind in ("binop", "unop", "cond") and self.const_value(r) is None:
+            err(r, "one operation per assignment (P4TC commands take two "
+                "operands): split it over the metadata")
+        src = self.operand(r, "read", params, dw)
+        if src[1] > dw:
+            err(s, f"a {src[1]}-bit value into {dw} bits: cast it")
+        out.append(f"set {dst} {src[0]}")
+
+    def concat_parts(self, e):
+        if e.kind == "binop" and e.op == "++":
+            return self.concat_parts(e.a) + self.concat_parts(e.b)
+        return [e]
+
+    def compare(self, c, params):
+        if c.kind != "binop" or c.op not in CMP_OPS:
+            err(c, "a condition must compare two values (==, !=, <, <=, >, >=)")
+        a = self.operand(c.a, "read", params) if self.const_value(c.a) is None else None
+        b = self.operand(c.b, "read", params,
+                         a[1] if a else None) if True else None
+        if a is None:
+            a = self.operand(c.a, "read", params, b[1])
+        return a, b
+
+    def branch_unless(self, c, label, out, params):
+        """Fall through when C holds, jump to LABEL when it does not."""
+        if c.kind == "unop" and c.op == "!":
+            self.branch_if(c.a, label, out, params)
+        elif c.kind == "binop" and c.op == "&&":
+            self.branch_unless(c.a, label, out, params)
+            self.branch_unless(c.b, label, out, params)
+        elif c.kind == "binop" and c.op == "||":
+            ok = self.new_label()
+            self.branch_if(c.a, ok, out, params)
+            self.branch_unless(c.b, label, out, params)
+            out.append(f"label {ok}")
+        else:
+            a, b = self.compare(c, params)
+            out.append(f"{CMP_OPS[c.op]} {a[0]} {b[0]} control pipe / jump {label}")
+
+    def branch_if(self, c, label, out, params):
+        """Jump to LABEL when C holds, fall through when it does not."""
+        if c.kind == "unop" and c.op == "!":
+            self.branch_unless(c.a, label, out, params)
+        elif c.kind == "binop" and c.op == "||":
+            self.branch_if(c.a, label, out, params)
+            self.branch_if(c.b, label, out, params)
+        elif c.kind == "binop" and c.op == "&&":
+            no = self.new_label()
+            self.branch_unless(c.a, no, out, params)
+            self.branch_if(c.b, label, out, params)
+            out.append(f"label {no}")
+        else:
+            a, b = self.compare(c, params)
+            out.append(f"{CMP_OPS[c.op]} {a[0]} {b[0]} control jump {label} / pipe")
+
+    def call(self, c, out, params, where):
+        fn = c.fn
+        if fn.kind == "name":
+            if fn.name == "drop_packet":
+                out.append(f"set metadata.{self.pname}.pna_drop constant.bit8.0x1")
+                return
+            if fn.name == "send_to_port":
+                if len(c.args) != 1:
+                    err(c, "send_to_port takes a port")
+                p = self.operand(c.args[0], "read", params, 32)
+                if p[2] != "dev":
+                    err(c.args[0], "send_to_port's port must be of @tc_type(\"dev\") "
+                        "(a parameter or metadata holding an ifindex)")
+                out.append(f"set metadata.{self.pname}.pna_port {p[0]}")
+                out.append(f"set metadata.{self.pname}.pna_drop constant.bit8.0x0")
+                return
+            if fn.name in self.externs:
+                err(c, f"extern {fn.name}() is not supported by P4TC's datapath")
+            if fn.name in self.actions or fn.name in self.actions_top:
+                err(c, "calling an action from another is not supported yet")
+            err(c, f"unknown function {fn.name}")
+        if fn.kind == "member" and fn.name == "apply" and fn.a.kind == "name" \
+                and fn.a.name in self.tables:
+            if where != "apply":
+                err(c, "tables are applied in the control's apply block")
+            out.append(f"tableapply table.{self.pname}.{self.control.name}/{fn.a.name}")
+            return
+        if fn.kind == "member" and fn.name in ("setValid", "setInvalid", "isValid"):
+            err(c, f"{fn.name}() is not supported yet")
+        err(c, "this call is not supported")
+
+    # -- output ----------------------------------------------------------------
+    def param_types(self, a):
+        ps = {}
+        for p in a.params:
+            if p.dir is not None:
+                err(p, "action parameters with a direction are not supported "
+                    "(directionless parameters come from the table entry)")
+            w = self.width_of(p.type, p)
+            t = anno(p.annos, "tc_type")
+            tct = f"bit{w}"
+            if t:
+                name = t.args[0].value if t.args else None
+                if name not in TC_TYPES:
+                    err(t, f"unknown @tc_type {name!r}")
+                tct = TC_TYPES[name]
+                if tct == "dev" and w != 32:
+                    err(p, "a dev parameter is 32 bits (PortId_t)")
+            ps[p.name] = (w, tct)
+        return ps
+
+    def script(self):
+        P = self.pname
+        L = []
+        ntables = len(self.table_info)
+        pid = f" pipeid {self.pipeid}" if self.pipeid else ""
+        L.append(f"p4template create pipeline/{P}{pid} numtables {ntables}")
+        par = self.parser_name
+        # a header's length field exists before the header names it
+        for h in self.graph_order:
+            for fname, (off, w, tct) in h.fields.items():
+                L.append(f"p4template create hdrfield/{P}/{par}/{h.name}/{fname} "
+                         f"type {tct if tct != 'dev' else 'bit32'} offset {off}")
+            L.append(self.header_line(h, "create"))
+        for h in self.graph_order:
+            sel, cases, default = self.trans[h.name]
+            if sel is None and default == "accept":
+                continue
+            line = f"p4template update header/{P}/{par}/{h.name}"
+            if sel is not None:
+                line += f" select {sel}"
+                for v, m, nxt in cases:
+                    w = h.fields[sel][1]
+                    val = f"{v:#x}" if m == (1 << w) - 1 else f"{v:#x}/{m:#x}"
+                    line += f" transition {val} {self.next_name(nxt)}"
+            line += f" default {self.next_name(default)}"
+            L.append(line)
+        for name, (w, tct) in self.meta.items():
+            L.append(f"p4template create metadata/{P}/{name} type {tct or f'bit{w}'}")
+        for a in self.actions.values():
+            L.append(self.action_line(a))
+        for t in self.table_info:
+            L.append(f"p4template create table/{P}/{self.control.name}/{t['name']} "
+                     f"tblid {t['id']} type {t['type']} keysz {t['keysz']} "
+                     f"tentries {t['size']}"
+                     + (f" nummasks {t['keysz'] + 1}" if t['type'] == 'lpm' else ""))
+        # a key action writes its table's key: the table exists first
+        for t in self.table_info:
+            L.append(self.key_action_line(t))
+        for t in self.table_info:
+            line = (f"p4template update table/{P}/{self.control.name}/{t['name']} "
+                    f"key action {P}/{self.control.name}/{t['name']}_key")
+            if t["default"]:
+                act, args, const = t["default"]
+                line += f" default_miss_action"
+                if const:
+                    line += " permissions 0x109"
+                line += f" action {self.action_path(act.name)}"
+                ps = self.param_types(act)
+                for p, a in zip(act.params, args):
+                    v = self.const_value(a)
+                    if v is None:
+                        err(a, "default action arguments must be constants")
+                    line += f" param {p.name} {v}"
+            line += " table_acts"
+            for act, flags in t["acts"]:
+                line += f" act name {self.action_path(act.name)}"
+                if flags:
+                    line += f" flags {flags}"
+            L.append(line)
+        apply = self.apply_cmds + self.epilogue()
+        L.append(f"p4template create action/{P}/{self.control.name}/apply "
+                 + " ".join(f"cmd {c}" for c in apply) + " state active")
+        L.append(f"p4template update pipeline/{P} preactions action "
+                 f"{P}/{self.control.name}/apply pipe postactions action gact pipe")
+        L.append(f"p4template update pipeline/{P} state ready")
+        return L
+
+    def epilogue(self):
+        """What PNA does once the control ends: drop, send, or the host."""
+        P = self.pname
+        host = self.new_label()
+        return [f"bne metadata.{P}.pna_drop constant.bit8.0x0 control drop / pipe",
+                f"beq metadata.{P}.pna_port constant.bit32.0x0 control jump {host} / pipe",
+                f"send_port_egress metadata.{P}.pna_port",
+                f"label {host}"]
+
+    def next_name(self, n):
+        if isinstance(n, tuple):
+            return n[0].name
+        return n
+
+    def header_line(self, h, verb):
+        P, par = self.pname, self.parser_name
+        line = f"p4template {verb} header/{P}/{par}/{h.name} len {h.len}"
+        if h.lenfield:
+            line = f"p4template {verb} header/{P}/{par}/{h.name} len {h.len} " \
+                f"maxlen {h.maxlen} lenfield {h.lenfield} lenmult {h.lenmult}"
+            if h.lenadd:
+                line += f" lenadd {h.lenadd}"
+        if h is self.start[0]:
+            line += " start"
+        return line
+
+    def action_line(self, a):
+        ps = self.param_types(a)
+        cmds = self.stmts_to_cmds(a.body, ps, "action")
+        line = f"p4template create action/{self.action_path(a.name)}"
+        for p in a.params:
+            w, tct = ps[p.name]
+            line += f" param {p.name} type {tct}"
+        for c in cmds:
+            line += f" cmd {c}"
+        return line + " state active"
+
+    def key_action_line(self, t):
+        line = (f"p4template create action/{self.pname}/{self.control.name}/"
+                f"{t['name']}_key")
+        for name, opnd, off, w, tct, match in t["keys"]:
+            line += (f" cmd set key.{self.pname}.{self.control.name}/{t['name']}"
+                     f"[{off}-{off + w - 1}] {opnd}")
+        return line + " state active"
+
+    def introspection(self):
+        tables = []
+        for t in self.table_info:
+            acts = []
+            for i, (act, flags) in enumerate(t["acts"], 1):
+                ps = self.param_types(act)
+                scope = {"tableonly": "TableOnly", "defaultonly": "DefaultOnly"}.get(
+                    flags, "TableAndDefault")
+                acts.append({"id": i, "name": self.action_path(act.name),
+                             "action_scope": scope,
+                             "params": [{"id": j, "name": p.name, "type": ps[p.name][1],
+                                         "bitwidth": ps[p.name][0]}
+                                        for j, p in enumerate(act.params, 1)]})
+            tables.append({
+                "name": f"{self.control.name}/{t['name']}", "id": t["id"],
+                "tentries": t["size"],
+                "nummask": t["keysz"] + 1 if t["type"] == "lpm" else 1,
+                "keysize": t["keysz"], "keyid": 1,
+                "keyfields": [{"id": i, "name": name, "type": tct,
+                               "match_type": match, "bitwidth": w}
+                              for i, (name, _, _, w, tct, match) in
+                              enumerate(t["keys"], 1)],
+                "actions": acts})
+        return {"schema_version": "1.0.0", "pipeline_name": self.pname,
+                "id": self.pipeid or 1, "tables": tables}
+
+
+def prune_labels(cmds):
+    """Labels no command jumps to, and jumps to the very next command, go."""
+    out = list(cmds)
+    changed = True
+    while changed:
+        changed = False
+        for i, c in enumerate(out):
+            if c.startswith("jump ") and i + 1 < len(out) and \
+                    out[i + 1] == f"label {c[5:]}":
+                del out[i]
+                changed = True
+                break
+        used = set()
+        for c in out:
+            for word in ("jump ",):
+                at = c.find(word)
+                while at >= 0:
+                    used.add(c[at + 5:].split()[0])
+                    at = c.find(word, at + 1)
+        keep = [c for c in out if not (c.startswith("label ") and
+                                       c[6:] not in used)]
+        if len(keep) != len(out):
+            out = keep
+            changed = True
+    return out
+
+
+def compile_program(decls, pname, pipeid=None):
+    return Program(decls, pname, pipeid).compile()

@@ -1,0 +1,61 @@
+"""The command line: p4tc-compile PROG.p4 -o DIR [--pipeid N] [-D NAME[=V]]."""
+
+import argparse
+import json
+import os
+import re
+import sys
+
+from . import lexer, lower, parser, source
+from .source import CompileError
+
+
+class _Args(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"p4tc-compile: error: {message}\n")
+        sys.exit(2)
+
+
+def main(argv):
+    ap = _Args(prog="p4tc-compile",
+               description="Compile a P4-16 PNA program for P4TC.")
+    ap.add_argument("program", help="the P4 source (PROG.p4)")
+    ap.add_argument("-o", dest="outdir", required=True,
+                    help="where PROG.tc and PROG.json go")
+    ap.add_argument("--pipeid", type=int, default=None,
+                    help="the pipeline's id (default: the kernel picks; "
+                    "the introspection file then says 1)")
+    ap.add_argument("-D", dest="defines", action="append", default=[],
+                    help="a preprocessor definition")
+    args = ap.parse_args(argv)
+    pname = os.path.splitext(os.path.basename(args.program))[0]
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", pname):
+        sys.stderr.write(f"{args.program}: error: the pipeline is named after "
+                         f"the file, and {pname!r} is not a name\n")
+        return 1
+    if args.pipeid is not None and not 1 <= args.pipeid <= 0xffffffff:
+        sys.stderr.write("p4tc-compile: error: --pipeid is 1..4294967295\n")
+        return 2
+    if not os.path.isfile(args.program):
+        sys.stderr.write(f"{args.program}: error: no such file\n")
+        return 1
+    try:
+        text, linemap = source.preprocess(args.program, args.defines)
+        decls = parser.parse(lexer.tokenize(text, linemap))
+        script, intro = lower.compile_program(decls, pname, args.pipeid)
+    except CompileError as e:
+        sys.stderr.write(f"{e}\n")
+        return 1
+    except RecursionError:
+        sys.stderr.write(f"{args.program}: error: the program nests too deep\n")
+        return 1
+    os.makedirs(args.outdir, exist_ok=True)
+    head = (f"# {pname}: compiled by p4tc-compile from "
+            f"{os.path.basename(args.program)}; load with tc -b\n")
+    with open(os.path.join(args.outdir, pname + ".tc"), "w") as f:
+        f.write(head + "\n".join(script) + "\n")
+    with open(os.path.join(args.outdir, pname + ".json"), "w") as f:
+        json.dump(intro, f, indent=2)
+        f.write("\n")
+    return 0
