@@ -11,7 +11,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps bpf kernel kernel-bench qemu qemu-fuzz iproute2 build check bench cp-bench dp-bench offload-bench equivalence soak demo shell series clean distclean
+.PHONY: help deps bpf compiled kernel kernel-bench qemu qemu-fuzz iproute2 build check bench cp-bench dp-bench offload-bench equivalence soak demo shell series clean distclean
 
 help:
 	@echo "make demo      boot the test guest and show the kernel and tools"
@@ -50,7 +50,22 @@ qemu-fuzz: qemu
 iproute2: kernel
 	@scripts/timed iproute2 scripts/build-iproute2.sh
 
-build: kernel qemu qemu-fuzz iproute2 build/vm/init bpf
+build: kernel qemu qemu-fuzz iproute2 build/vm/init bpf compiled
+
+# The example programs written in P4 (tests/programs/*/NAME.p4), compiled
+# by p4tc-compile (compiler/) to build/compiler/NAME/NAME.tc and .json.
+P4_SRCS := $(wildcard tests/programs/*/*.p4)
+P4_OUTS := $(patsubst tests/programs/%.p4,build/compiler/%.tc,$(P4_SRCS))
+COMPILER_SRCS := compiler/p4tc-compile $(wildcard compiler/p4tc_compiler/*.py) \
+	$(wildcard compiler/include/*.p4 compiler/include/*/*.p4)
+
+compiled: $(P4_OUTS)
+
+# each program's pipeline id, as its hand-written script has it
+P4C_OPTS_router := --pipeid 40
+
+build/compiler/%.tc: tests/programs/%.p4 $(COMPILER_SRCS)
+	compiler/p4tc-compile $< -o $(@D) $(P4C_OPTS_$(notdir $*))
 
 # The example eBPF programs (tests/programs/*/*.bpf.c): the router's eBPF
 # parser for the p4 classifier's "prog tc" mode.  Built with Debian's

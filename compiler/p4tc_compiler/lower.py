@@ -204,7 +204,7 @@ class Program:
                 h.fields[hf.name] = (off, w, tct)
                 off += w
             if off % 8:
-                err(f, f"header {d.name} is {off} bits long, not whole bytes")
+                err(d, f"header {d.name} is {off} bits long, not whole bytes")
             h.len = off // 8
             self.headers[f.name] = h
 
@@ -270,10 +270,14 @@ class Program:
             err(s, "a state that extracts nothing may only go to another state")
         return self.follow(s.trans.state, states, parser, seen | {name})
 
-    def walk(self, node, states, parser):
+    def walk(self, node, states, parser, path=()):
         if not isinstance(node, tuple):
             return
         h, s = node
+        if h.name in path:
+            err(s, "parser loops are not supported (P4TC's parse graph is "
+                "acyclic)")
+        path = path + (h.name,)
         if h.name in self.trans:
             return
         self.trans[h.name] = None
@@ -285,7 +289,7 @@ class Program:
         if t.kind == "goto":
             nxt = self.follow(t.state, states, parser, set())
             self.trans[h.name] = (None, [], nxt)
-            self.walk(nxt, states, parser)
+            self.walk(nxt, states, parser, path)
             return
         if len(t.exprs) != 1:
             err(t, "select on one field only")
@@ -314,8 +318,8 @@ class Program:
             cases.append((v, m, nxt))
         self.trans[h.name] = (fe.name, cases, default)
         for _, _, nxt in cases:
-            self.walk(nxt, states, parser)
-        self.walk(default, states, parser)
+            self.walk(nxt, states, parser, path)
+        self.walk(default, states, parser, path)
 
     def varbit_merge(self, h, opt, length):
         """extract(opt, (F - A) * M): opt's bytes join h as its tail."""
@@ -571,7 +575,9 @@ class Program:
         if dst.startswith(("param.", "constant.")):
             err(s.lhs, "assignment to a parameter or constant")
         r = s.rhs
-        if r.kind == "binop" and r.op in ARITH_OPS and self.const_value(r) is None:
+        if r.kind == "binop" and r.op in ARITH_OPS and self.const_value(r) is None \
+                and not any(x.kind in ("binop", "unop", "cond") and
+                            self.const_value(x) is None for x in (r.a, r.b)):
             a = self.operand(r.a, "read", params, dw)
             b = self.operand(r.b, "read", params, dw)
             out.append(f"{ARITH_OPS[r.op]} {dst} {a[0]} {b[0]}")

@@ -263,9 +263,9 @@ class Parser:
             elif self.at("<") and e.kind == "name" and self.is_type_start(1) \
                     and self._generic_call_ahead():
                 targs = self.type_args()
-                e = Node("call", t.loc, fn=e, targs=targs, args=self.args())
+                e = Node("call", e.loc, fn=e, targs=targs, args=self.args())
             elif self.at("("):
-                e = Node("call", t.loc, fn=e, targs=[], args=self.args())
+                e = Node("call", e.loc, fn=e, targs=[], args=self.args())
             elif self.accept("["):
                 hi = self.expression()
                 if self.accept(":"):
@@ -497,9 +497,7 @@ class Parser:
         v = self.expression()
         if self.accept("&&&"):
             return Node("mask", t.loc, value=v, mask=self.expression())
-        if self.at(".") and self.at(".", 1):
-            self.next()
-            self.next()
+        if self.accept(".."):
             return Node("range", t.loc, lo=v, hi=self.expression())
         return v
 
