@@ -33,8 +33,6 @@ TC_TYPES = {"macaddr": "macaddr", "ipv4": "ipv4", "ipv6": "bit128",
 
 CMP_OPS = {"==": "beq", "!=": "bne", "<": "blt", "<=": "ble", ">": "bgt",
            ">=": "bge"}
-NEG_CMP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=",
-           "<=": ">"}
 ARITH_OPS = {"+": "plus", "-": "sub", "&": "band", "|": "bor", "^": "bxor"}
 
 EXECUTED_EXTERN_FNS = {"send_to_port", "drop_packet"}
@@ -551,7 +549,7 @@ class Program:
             self.assign(s, out, params)
         elif k == "if":
             els = self.new_label()
-            self.branch_unless(s.cond, els, out, params)
+            self.branch(s.cond, els, False, out, params)
             self.stmt(s.then, out, params, end, where)
             if s.els is not None:
                 done = self.new_label()
@@ -603,44 +601,32 @@ class Program:
     def compare(self, c, params):
         if c.kind != "binop" or c.op not in CMP_OPS:
             err(c, "a condition must compare two values (==, !=, <, <=, >, >=)")
-        a = self.operand(c.a, "read", params) if self.const_value(c.a) is None else None
-        b = self.operand(c.b, "read", params,
-                         a[1] if a else None) if True else None
-        if a is None:
-            a = self.operand(c.a, "read", params, b[1])
-        return a, b
+        # a constant takes the other side's width
+        if self.const_value(c.a) is None:
+            a = self.operand(c.a, "read", params)
+            return a, self.operand(c.b, "read", params, a[1])
+        b = self.operand(c.b, "read", params)
+        return self.operand(c.a, "read", params, b[1]), b
 
-    def branch_unless(self, c, label, out, params):
-        """Fall through when C holds, jump to LABEL when it does not."""
+    def branch(self, c, label, when, out, params):
+        """Jump to LABEL when C is WHEN, fall through otherwise."""
         if c.kind == "unop" and c.op == "!":
-            self.branch_if(c.a, label, out, params)
-        elif c.kind == "binop" and c.op == "&&":
-            self.branch_unless(c.a, label, out, params)
-            self.branch_unless(c.b, label, out, params)
-        elif c.kind == "binop" and c.op == "||":
-            ok = self.new_label()
-            self.branch_if(c.a, ok, out, params)
-            self.branch_unless(c.b, label, out, params)
-            out.append(f"label {ok}")
+            self.branch(c.a, label, not when, out, params)
+        elif c.kind == "binop" and c.op in ("&&", "||"):
+            if (c.op == "||") == when:
+                # either side decides alone: (a || b) holds, (a && b) fails
+                self.branch(c.a, label, when, out, params)
+                self.branch(c.b, label, when, out, params)
+            else:
+                # the first side can only rule the jump out
+                skip = self.new_label()
+                self.branch(c.a, skip, not when, out, params)
+                self.branch(c.b, label, when, out, params)
+                out.append(f"label {skip}")
         else:
             a, b = self.compare(c, params)
-            out.append(f"{CMP_OPS[c.op]} {a[0]} {b[0]} control pipe / jump {label}")
-
-    def branch_if(self, c, label, out, params):
-        """Jump to LABEL when C holds, fall through when it does not."""
-        if c.kind == "unop" and c.op == "!":
-            self.branch_unless(c.a, label, out, params)
-        elif c.kind == "binop" and c.op == "||":
-            self.branch_if(c.a, label, out, params)
-            self.branch_if(c.b, label, out, params)
-        elif c.kind == "binop" and c.op == "&&":
-            no = self.new_label()
-            self.branch_unless(c.a, no, out, params)
-            self.branch_if(c.b, label, out, params)
-            out.append(f"label {no}")
-        else:
-            a, b = self.compare(c, params)
-            out.append(f"{CMP_OPS[c.op]} {a[0]} {b[0]} control jump {label} / pipe")
+            ctl = f"jump {label} / pipe" if when else f"pipe / jump {label}"
+            out.append(f"{CMP_OPS[c.op]} {a[0]} {b[0]} control {ctl}")
 
     def call(self, c, out, params, where):
         fn = c.fn
