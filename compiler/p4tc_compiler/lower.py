@@ -38,6 +38,14 @@ ARITH_OPS = {"+": "plus", "-": "sub", "&": "band", "|": "bor", "^": "bxor"}
 EXECUTED_EXTERN_FNS = {"send_to_port", "drop_packet"}
 
 
+class ParamTypes(dict):
+    """An action's parameters: name -> (width, tc type); cp: @name's."""
+
+    def __init__(self):
+        super().__init__()
+        self.cp = {}
+
+
 class Header:
     def __init__(self, name, decl):
         self.name = name            # the member of the headers struct
@@ -359,14 +367,19 @@ class Program:
         if not isinstance(st, Node) or st.kind != "struct":
             err(st, "the user metadata must be a struct")
         for f in st.fields:
+            if f.name.startswith("pna_"):
+                err(f, "metadata names starting with pna_ are the compiler's")
             self.meta[f.name] = (self.width_of(f.type, f), None)
-        self.meta["pna_drop"] = (8, None)
-        self.meta["pna_port"] = (32, "dev")
+        # what send_to_port() and drop_packet() write, when a program
+        # calls them (see the module's comment)
+        self.pna = {"pna_drop": (8, None), "pna_port": (32, "dev")}
+        self.pna_used = set()
 
     # -- the control -----------------------------------------------------------
     def control_block(self, c):
         self.actions = {}
         self.tables = {}
+        self.registers = {}
         self.local_consts = {}
         for l in c.locals:
             if l.kind == "action":
@@ -376,17 +389,49 @@ class Program:
             elif l.kind == "const":
                 self.consts[l.name] = l
             elif l.kind == "instance":
-                err(l, f"extern instance {l.type.name if l.type.kind == 'named' else ''}"
-                    " is not supported yet")
+                self.instance(l)
             else:
                 err(l, "local variables in a control are not supported; "
                     "use the metadata struct")
-        self.used_actions = []
+        # the compiler's metadata, for what the control calls
+        if calls(c, "drop_packet"):
+            self.pna_used.add("pna_drop")
+        if calls(c, "send_to_port"):
+            self.pna_used.add("pna_port")
         self.table_info = []
         for t in c.locals:
             if t.kind == "table":
                 self.table(t)
         self.apply_cmds = self.stmts_to_cmds(c.apply, None, "apply")
+
+    def instance(self, l):
+        """An extern instance of the control: registers only, so far."""
+        ty = l.type
+        name = ty.name if ty.kind == "named" else None
+        if name != "Register":
+            err(l, f"extern {name} is not supported by P4TC's datapath"
+                if name in self.externs else f"{name} is not an extern")
+        if len(ty.args) != 2 or len(l.args) != 1:
+            err(l, "Register<T, S>(size) NAME")
+        w = self.width_of(ty.args[0], l)
+        n = self.const_value(l.args[0]) if l.args[0] is not None else None
+        if n is None or not 1 <= n <= 128:
+            err(l, "a register's size is a constant of 1 to 128 elements")
+        self.registers[l.name] = (w, n)
+
+    def register_elem(self, c, params):
+        """r.read(I): the element's operand (I a constant)."""
+        r = c.fn.a.name
+        w, n = self.registers[r]
+        if not c.args or c.args[0] is None:
+            err(c, "a register element's index")
+        i = self.const_value(c.args[0])
+        if i is None:
+            err(c.args[0], "register indexes must be constants in P4TC's "
+                "commands")
+        if not 0 <= i < n:
+            err(c.args[0], f"index {i} is outside register {r} of {n} elements")
+        return f"register.{self.pname}.{r}[{i}]", w
 
     def action_path(self, name):
         return f"{self.pname}/{self.control.name}/{name}"
@@ -454,6 +499,16 @@ class Program:
             if len(args) != len(act.params):
                 err(p, f"{act.name} takes {len(act.params)} arguments")
             default = (act, args, p.const)
+        nummask = None
+        nm = anno(t.annos, "nummask")
+        if nm:
+            nummask = self.const_value(nm.args[0]) if len(nm.args) == 1 else None
+            if nummask is None or not 1 <= nummask <= 128:
+                err(nm, "@nummask(N): N of 1 to 128")
+            if ttype == "exact":
+                err(nm, "@nummask on an exact table (it has one mask)")
+        elif ttype == "lpm":
+            nummask = keysz + 1
         size = 1024
         if "size" in props:
             size = self.const_value(props["size"].value)
@@ -461,7 +516,8 @@ class Program:
                 err(props["size"], "size must be a positive constant")
         self.table_info.append(dict(node=t, name=t.name, type=ttype, keys=kfields,
                                     keysz=keysz, acts=acts, default=default,
-                                    size=size, id=len(self.table_info) + 1))
+                                    size=size, nummask=nummask,
+                                    id=len(self.table_info) + 1))
 
     def expr_name(self, e):
         if e.kind == "member":
@@ -496,9 +552,17 @@ class Program:
             if e.name == "input_port":
                 return ("metadata.kernel.iif", 32, "dev")
             err(e, f"istd.{e.name} is not supported")
+        if e.kind == "call" and e.fn.kind == "member" and e.fn.name == "read" \
+                and e.fn.a.kind == "name" and e.fn.a.name in self.registers:
+            opnd, w = self.register_elem(e, params)
+            return opnd, w, f"bit{w}"
+        if e.kind == "call" and e.fn.kind == "name" and e.fn.name == "packet_length":
+            if e.args:
+                err(e, "packet_length() takes no argument")
+            return "metadata.kernel.pktlen", 32, "bit32"
         if e.kind == "name" and params is not None and e.name in params:
             w, tct = params[e.name]
-            return (f"param.{e.name}", w, tct)
+            return (f"param.{self.param_name(params, e.name)}", w, tct)
         if e.kind == "cast":
             w = self.width_of(e.type, e)
             inner = self.operand(e.a, ctx, params, w)
@@ -547,6 +611,8 @@ class Program:
             out.append(f"jump {end}")
         elif k == "assign":
             self.assign(s, out, params)
+        elif k == "if" and s.els is None and self.is_return(s.then):
+            self.branch(s.cond, end, True, out, params)
         elif k == "if":
             els = self.new_label()
             self.branch(s.cond, els, False, out, params)
@@ -568,8 +634,14 @@ class Program:
         else:
             err(s, f"{k} statements are not supported")
 
-    def assign(self, s, out, params):
-        dst, dw, _ = self.operand(s.lhs, "write", params)
+    @staticmethod
+    def is_return(s):
+        while s.kind == "block" and len(s.body) == 1:
+            s = s.body[0]
+        return s.kind in ("return", "exit") and getattr(s, "value", None) is None
+
+    def assign(self, s, out, params, dest=None):
+        dst, dw, _ = dest or self.operand(s.lhs, "write", params)
         if dst.startswith(("param.", "constant.")):
             err(s.lhs, "assignment to a parameter or constant")
         r = s.rhs
@@ -642,7 +714,18 @@ class Program:
                     err(c.args[0], "send_to_port's port must be of @tc_type(\"dev\") "
                         "(a parameter or metadata holding an ifindex)")
                 out.append(f"set metadata.{self.pname}.pna_port {p[0]}")
-                out.append(f"set metadata.{self.pname}.pna_drop constant.bit8.0x0")
+                # the last call wins: a send after a drop sends
+                if "pna_drop" in self.pna_used:
+                    out.append(f"set metadata.{self.pname}.pna_drop constant.bit8.0x0")
+                return
+            if fn.name == "send_copy_to_port":
+                if len(c.args) != 1:
+                    err(c, "send_copy_to_port takes a port")
+                p = self.operand(c.args[0], "read", params, 32)
+                if p[2] != "dev":
+                    err(c.args[0], "send_copy_to_port's port must be of "
+                        "@tc_type(\"dev\")")
+                out.append(f"mirror_port_egress {p[0]}")
                 return
             if fn.name in self.externs:
                 err(c, f"extern {fn.name}() is not supported by P4TC's datapath")
@@ -655,13 +738,38 @@ class Program:
                 err(c, "tables are applied in the control's apply block")
             out.append(f"tableapply table.{self.pname}.{self.control.name}/{fn.a.name}")
             return
-        if fn.kind == "member" and fn.name in ("setValid", "setInvalid", "isValid"):
-            err(c, f"{fn.name}() is not supported yet")
+        if fn.kind == "member" and fn.name == "write" and fn.a.kind == "name" \
+                and fn.a.name in self.registers:
+            if len(c.args) != 2:
+                err(c, "write(index, value)")
+            dst, w = self.register_elem(c, params)
+            self.assign(Node("assign", c.loc, lhs=None, rhs=c.args[1]), out,
+                        params, (dst, w, f"bit{w}"))
+            return
+        if fn.kind == "member" and fn.name in ("setValid", "setInvalid"):
+            h = self.hdr_ref(fn.a, {self.chdr})
+            if h is None:
+                err(c, f"{fn.name}() of a header of the headers struct")
+            if c.args:
+                err(c, f"{fn.name}() takes no argument")
+            if h.name not in self.trans:
+                err(c, f"{fn.name}() of {h.name}, which the parser never "
+                    "extracts: P4TC puts a header where the parse graph has it")
+            out.append(f"{fn.name.lower()} header.{self.pname}."
+                       f"{self.parser_name}.{h.name}")
+            return
+        if fn.kind == "member" and fn.name == "isValid":
+            err(c, "isValid() is not supported yet")
         err(c, "this call is not supported")
 
     # -- output ----------------------------------------------------------------
+    @staticmethod
+    def param_name(params, name):
+        """A parameter's control-plane name: its @name, or its own."""
+        return params.cp.get(name, name)
+
     def param_types(self, a):
-        ps = {}
+        ps = ParamTypes()
         for p in a.params:
             if p.dir is not None:
                 err(p, "action parameters with a direction are not supported "
@@ -677,6 +785,11 @@ class Program:
                 if tct == "dev" and w != 32:
                     err(p, "a dev parameter is 32 bits (PortId_t)")
             ps[p.name] = (w, tct)
+            n = anno(p.annos, "name")
+            if n:
+                if len(n.args) != 1 or n.args[0].kind != "string":
+                    err(n, '@name("NAME")')
+                ps.cp[p.name] = n.args[0].value
         return ps
 
     def script(self):
@@ -705,15 +818,22 @@ class Program:
                     line += f" transition {val} {self.next_name(nxt)}"
             line += f" default {self.next_name(default)}"
             L.append(line)
-        for name, (w, tct) in self.meta.items():
+        # the actions first: what they call decides the compiler's metadata
+        action_lines = [self.action_line(a) for a in self.actions.values()]
+        apply = self.apply_cmds + self.epilogue()
+        meta = dict(self.meta)
+        meta.update({k: v for k, v in self.pna.items() if k in self.pna_used})
+        for name, (w, tct) in meta.items():
             L.append(f"p4template create metadata/{P}/{name} type {tct or f'bit{w}'}")
-        for a in self.actions.values():
-            L.append(self.action_line(a))
+        for name, (w, n) in self.registers.items():
+            L.append(f"p4template create register/{P}/{name} type bit{w} "
+                     f"numelems {n}")
+        L += action_lines
         for t in self.table_info:
             L.append(f"p4template create table/{P}/{self.control.name}/{t['name']} "
                      f"tblid {t['id']} type {t['type']} keysz {t['keysz']} "
                      f"tentries {t['size']}"
-                     + (f" nummasks {t['keysz'] + 1}" if t['type'] == 'lpm' else ""))
+                     + (f" nummasks {t['nummask']}" if t['nummask'] else ""))
         # a key action writes its table's key: the table exists first
         for t in self.table_info:
             L.append(self.key_action_line(t))
@@ -731,14 +851,13 @@ class Program:
                     v = self.const_value(a)
                     if v is None:
                         err(a, "default action arguments must be constants")
-                    line += f" param {p.name} {v}"
+                    line += f" param {self.param_name(ps, p.name)} {v}"
             line += " table_acts"
             for act, flags in t["acts"]:
                 line += f" act name {self.action_path(act.name)}"
                 if flags:
                     line += f" flags {flags}"
             L.append(line)
-        apply = self.apply_cmds + self.epilogue()
         L.append(f"p4template create action/{P}/{self.control.name}/apply "
                  + " ".join(f"cmd {c}" for c in apply) + " state active")
         L.append(f"p4template update pipeline/{P} preactions action "
@@ -749,11 +868,15 @@ class Program:
     def epilogue(self):
         """What PNA does once the control ends: drop, send, or the host."""
         P = self.pname
-        host = self.new_label()
-        return [f"bne metadata.{P}.pna_drop constant.bit8.0x0 control drop / pipe",
-                f"beq metadata.{P}.pna_port constant.bit32.0x0 control jump {host} / pipe",
-                f"send_port_egress metadata.{P}.pna_port",
-                f"label {host}"]
+        out = []
+        if "pna_drop" in self.pna_used:
+            out.append(f"bne metadata.{P}.pna_drop constant.bit8.0x0 control drop / pipe")
+        if "pna_port" in self.pna_used:
+            host = self.new_label()
+            out += [f"beq metadata.{P}.pna_port constant.bit32.0x0 control jump {host} / pipe",
+                    f"send_port_egress metadata.{P}.pna_port",
+                    f"label {host}"]
+        return out
 
     def next_name(self, n):
         if isinstance(n, tuple):
@@ -778,7 +901,7 @@ class Program:
         line = f"p4template create action/{self.action_path(a.name)}"
         for p in a.params:
             w, tct = ps[p.name]
-            line += f" param {p.name} type {tct}"
+            line += f" param {self.param_name(ps, p.name)} type {tct}"
         for c in cmds:
             line += f" cmd {c}"
         return line + " state active"
@@ -801,13 +924,14 @@ class Program:
                     flags, "TableAndDefault")
                 acts.append({"id": i, "name": self.action_path(act.name),
                              "action_scope": scope,
-                             "params": [{"id": j, "name": p.name, "type": ps[p.name][1],
+                             "params": [{"id": j, "name": self.param_name(ps, p.name),
+                                         "type": ps[p.name][1],
                                          "bitwidth": ps[p.name][0]}
                                         for j, p in enumerate(act.params, 1)]})
             tables.append({
                 "name": f"{self.control.name}/{t['name']}", "id": t["id"],
                 "tentries": t["size"],
-                "nummask": t["keysz"] + 1 if t["type"] == "lpm" else 1,
+                "nummask": t["nummask"] or (8 if t["type"] == "ternary" else 1),
                 "keysize": t["keysz"], "keyid": 1,
                 "keyfields": [{"id": i, "name": name, "type": tct,
                                "match_type": match, "bitwidth": w}
@@ -816,6 +940,17 @@ class Program:
                 "actions": acts})
         return {"schema_version": "1.0.0", "pipeline_name": self.pname,
                 "id": self.pipeid or 1, "tables": tables}
+
+
+def calls(node, name):
+    """Whether NODE's tree calls the function NAME anywhere."""
+    if isinstance(node, Node):
+        if node.kind == "call" and node.fn.kind == "name" and node.fn.name == name:
+            return True
+        return any(calls(v, name) for v in node.f.values())
+    if isinstance(node, list):
+        return any(calls(v, name) for v in node)
+    return False
 
 
 def prune_labels(cmds):

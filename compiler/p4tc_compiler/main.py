@@ -50,12 +50,16 @@ def main(argv):
     except RecursionError:
         sys.stderr.write(f"{args.program}: error: the program nests too deep\n")
         return 1
-    os.makedirs(args.outdir, exist_ok=True)
-    head = (f"# {pname}: compiled by p4tc-compile from "
-            f"{os.path.basename(args.program)}; load with tc -b\n")
-    with open(os.path.join(args.outdir, pname + ".tc"), "w") as f:
-        f.write(head + "\n".join(script) + "\n")
-    with open(os.path.join(args.outdir, pname + ".json"), "w") as f:
-        json.dump(intro, f, indent=2)
-        f.write("\n")
+    try:
+        os.makedirs(args.outdir, exist_ok=True)
+        head = (f"# {pname}: compiled by p4tc-compile from "
+                f"{os.path.basename(args.program)}; load with tc -b\n")
+        with open(os.path.join(args.outdir, pname + ".tc"), "w") as f:
+            f.write(head + "\n".join(script) + "\n")
+        with open(os.path.join(args.outdir, pname + ".json"), "w") as f:
+            json.dump(intro, f, indent=2)
+            f.write("\n")
+    except OSError as e:
+        sys.stderr.write(f"p4tc-compile: error: {args.outdir}: {e.strerror}\n")
+        return 1
     return 0

@@ -3,8 +3,9 @@
  * specification; the names, types and the PNA_NIC package are those
  * programs for upstream P4TC's compiler include.
  *
- * p4tc-compile executes send_to_port, drop_packet, mirror_packet and the
- * metadata below; a program calling any other extern declared here is
+ * p4tc-compile executes send_to_port, drop_packet, Register, the two
+ * P4TC extensions below (send_copy_to_port, packet_length) and
+ * istd.input_port; a program calling any other extern declared here is
  * refused with a message naming it (see docs/p4-compiler.md).
  */
 #ifndef _TC_PNA_P4_
@@ -96,6 +97,12 @@ extern void drop_packet();
 extern void mirror_packet(in MirrorSlotId_t mirror_slot_id,
                           in MirrorSessionId_t mirror_session_id);
 extern void recirculate();
+
+/* P4TC's own, not in PNA 0.7: a copy of the packet, as it is now, goes
+ * out of PORT at once (P4TC's mirror_port_egress); the packet goes on.
+ * And the packet's length in bytes (the skb's, from the MAC header). */
+extern void send_copy_to_port(in PortId_t port);
+extern bit<32> packet_length();
 extern bool add_entry<T>(string action_name, in T action_params);
 extern T SelectByDirection<T>(in PNA_Direction_t direction,
                               in T n2h_value, in T h2n_value);
