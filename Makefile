@@ -52,6 +52,8 @@ iproute2: kernel
 
 build: kernel qemu qemu-fuzz iproute2 build/vm/init bpf compiled
 
+.SECONDEXPANSION:
+
 # The example programs written in P4 (tests/programs/*/NAME.p4), compiled
 # by p4tc-compile (compiler/) to build/compiler/NAME/NAME.tc and .json.
 P4_SRCS := $(wildcard tests/programs/*/*.p4)
@@ -61,11 +63,9 @@ COMPILER_SRCS := compiler/p4tc-compile $(wildcard compiler/p4tc_compiler/*.py) \
 
 compiled: $(P4_OUTS)
 
-# each program's pipeline id, as its hand-written script has it
-P4C_OPTS_router := --pipeid 40
-
-build/compiler/%.tc: tests/programs/%.p4 $(COMPILER_SRCS)
-	compiler/p4tc-compile $< -o $(@D) $(P4C_OPTS_$(notdir $*))
+# a program's p4c.opts: its options (the pipeline id its tests know)
+build/compiler/%.tc: tests/programs/%.p4 $(COMPILER_SRCS) $$(wildcard tests/programs/$$(dir $$*)p4c.opts)
+	compiler/p4tc-compile $< -o $(@D) $$(cat $(dir $<)p4c.opts 2>/dev/null)
 
 # The example eBPF programs (tests/programs/*/*.bpf.c): the router's eBPF
 # parser for the p4 classifier's "prog tc" mode.  Built with Debian's

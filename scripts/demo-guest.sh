@@ -8,7 +8,9 @@
 set -eu
 top=$P4TC_TOP
 prog=$top/tests/programs/router
-export PATH=$top/build/iproute2/bin:$PATH INTROSPECTION=$prog
+# the router as p4tc-compile made it of router.p4 (make compiled)
+compiled=$top/build/compiler/router
+export PATH=$top/build/iproute2/bin:$PATH INTROSPECTION=$compiled
 . "$prog/hosts.sh"
 
 step() { printf '\n== %s\n' "$*"; }
@@ -18,7 +20,7 @@ step "guest kernel $(uname -r); debug options on: $(grep -cE '^CONFIG_(PROVE_LOC
 step "hosts sa (10.1.0.1, port b0) and sc (10.2.0.1, port b1), in their namespaces"
 router_hosts
 step "load the router program and bind it to both ports"
-show tc -b "$prog/router.tc"
+show tc -b "$compiled/router.tc"
 for d in b0 b1; do
 	tc qdisc add dev $d clsact
 	show tc filter add dev $d ingress prio 1 p4 pname router

@@ -55,10 +55,12 @@ SECS=${BENCH_DP_SECONDS:-5}
 ROUNDS=${BENCH_DP_ROUNDS:-3}
 BLAST=$top/build/bench/pktblast
 prog=$top/tests/programs/router
+# the router as p4tc-compile made it of router.p4 (make compiled)
+compiled=$top/build/compiler/router
 bpf=$top/build/bpf/router
 pin=/sys/fs/bpf/p4tc-bench-xdp-parser
 VARIANTS=${BENCH_DP_VARIANTS:-"p4 flower bpf-tc bpf-xdp ebpf-tc ebpf-xdp floor"}
-export INTROSPECTION=$prog
+export INTROSPECTION=$compiled
 . "$prog/hosts.sh"
 batch=$(mktemp)
 dir=$(mktemp -d)
@@ -122,7 +124,7 @@ blast() {
 
 p4_setup() {
 	local n=$1 i
-	tc -b "$prog/router.tc" || return 1
+	tc -b "$compiled/router.tc" || return 1
 	tc filter add dev b0 ingress chain 1 prio 1 p4 pname router || return 1
 	tc filter add dev b0 ingress chain 3 prio 1 p4 pname router \
 		prog tc obj "$bpf/parser.bpf.o" section p4tc/parser || return 1

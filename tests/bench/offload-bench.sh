@@ -14,7 +14,7 @@ if [ "${P4TC_GUEST:-0}" != 1 ]; then
 fi
 set -eu
 export PATH=$top/build/iproute2/bin:$PATH
-export INTROSPECTION=$top/tests/programs/router
+export INTROSPECTION=$top/build/compiler/router
 . "$top/tests/guest/lib.sh"
 N=${BENCH_N:-20000}
 batch=$(mktemp)
@@ -23,7 +23,7 @@ trap 'rm -f "$batch"' EXIT
 modprobe p4nic
 P0=$(p4nic_dev 0)
 ip link set "$P0" up
-tc -b "$top/tests/programs/router/router.tc"
+tc -b "$top/build/compiler/router/router.tc"
 tc qdisc add dev "$P0" clsact
 tc filter add dev "$P0" ingress prio 1 p4 pname router skip_sw
 

@@ -9,7 +9,10 @@ as a regression.
     tests/equivalence/fuzz.py --replay FILE...
     tests/equivalence/fuzz.py --self-test
 
-Iteration i of seed S draws (random.Random("S:i")) a program (in turn),
+Iteration i of seed S draws (random.Random("S:i")) a program (in turn:
+the example programs, "random", a new random template program, and
+"randp4", a new random P4 program compiled by p4tc-compile, whose compile
+must succeed and whose output must load),
 its entries and 6 to 20 frames (programs/NAME.py: fuzz()), and a
 placement: hw, both, mixed or mixed-skip_sw (entries' flags drawn per
 entry).  The frames go in as one burst, each tagged (engine.tagged).
@@ -40,9 +43,10 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 import engine                                                   # noqa: E402
 from engine import Case, SetupError, Topology                   # noqa: E402
-from programs import randprog                                   # noqa: E402
+from programs import randp4, randprog                           # noqa: E402
 
-PROGRAMS = ["router", "acl", "mirror", "l2switch", "counter", "vlan", "random"]
+PROGRAMS = ["router", "acl", "mirror", "l2switch", "counter", "vlan", "random",
+            "randp4"]
 PLACEMENTS = ["hw", "both", "mixed", "mixed", "mixed-skip_sw"]
 BURST_QUIET = 0.15      # after a burst, this long without a frame: done
 CONFIRM_QUIET = 1.0
@@ -57,6 +61,9 @@ def draw(seed, i, programs, topo, work):
     name = programs[i % len(programs)]
     if name == "random":
         prog = randprog.RandomProgram(rnd, i, os.path.join(work, f"randprog-s{seed}-i{i}"))
+    elif name == "randp4":
+        # raises randp4.CompileFailed: the compiler refused its own kind
+        prog = randp4.RandomP4Program(rnd, i, os.path.join(work, f"randp4-s{seed}-i{i}"))
     else:
         prog = importlib.import_module(f"programs.{name}")
     entries, frames = prog.fuzz(rnd, topo)
@@ -172,6 +179,14 @@ def save(topo, case, name, found_by, out_dir, pcap_dir, decoded=True):
     engine.print_differences(case, ref, res, diffs, pcap_dir, name, "    ", decoded)
 
 
+def program_row(prog):
+    if isinstance(prog, randp4.RandomP4Program):
+        return "randp4"
+    if isinstance(prog, randprog.RandomProgram):
+        return "random"
+    return prog.NAME
+
+
 def fuzz(topo, a):
     programs = a.programs.split(",")
     # iterations, frames, entries refused, differences, programs refused
@@ -179,11 +194,24 @@ def fuzz(topo, a):
     found = 0
     t0 = time.monotonic()
     for i in range(a.iter):
-        case = draw(a.seed, i, programs, topo, a.save)
+        try:
+            case = draw(a.seed, i, programs, topo, a.save)
+        except randp4.CompileFailed as e:
+            # every generated program is inside the compiler's subset
+            found += 1
+            rows["randp4"][4] += 1
+            print(f"COMPILE FAILED iteration {i}: {e}")
+            continue
         topo.watch_host(case.frames)
         try:
             diffs, _, _, refused = compare(topo, case)
         except SetupError as e:
+            if isinstance(case.prog, randp4.RandomP4Program):
+                # what p4tc-compile writes must load
+                found += 1
+                rows["randp4"][4] += 1
+                print(f"iteration {i}: compiled {case.prog.NAME} not loaded: {e}")
+                continue
             if not isinstance(case.prog, randprog.RandomProgram):
                 raise
             # a random program the kernel or the device will not take
@@ -198,8 +226,7 @@ def fuzz(topo, a):
             case = Case(case.prog, case.mode, [case.entries[k] for k in keep],
                         [case.flags[k] for k in keep], case.frames)
             diffs = compare(topo, case)[0]
-        row = rows["random" if isinstance(case.prog, randprog.RandomProgram)
-                   else case.prog.NAME]
+        row = rows[program_row(case.prog)]
         row[0] += 1
         row[1] += len(case.frames)
         row[2] += len(refused)

@@ -11,9 +11,10 @@
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 prog=$top/tests/programs/router
+compiled=$top/build/compiler/router
 obj=$top/build/bpf/router/parser.bpf.o
 xobj=$top/build/bpf/router/parser-xdp.bpf.o
-export INTROSPECTION=$prog
+export INTROSPECTION=$compiled
 pin=/sys/fs/bpf/p4tc-test-parser
 . "$prog/hosts.sh"
 
@@ -27,7 +28,7 @@ trap cleanup EXIT
 mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 
 router_hosts
-expect_ok "load the router" tc -b "$prog/router.tc"
+expect_ok "load the router" tc -b "$compiled/router.tc"
 tc qdisc add dev b0 clsact
 tc qdisc add dev b1 clsact
 

@@ -11,8 +11,9 @@
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 prog=$top/tests/programs/router
+compiled=$top/build/compiler/router
 obj=$top/build/bpf/router/datapath.bpf.o
-export INTROSPECTION=$prog
+export INTROSPECTION=$compiled
 . "$prog/hosts.sh"
 RT="tc p4 create router/table/cb"
 
@@ -23,7 +24,7 @@ cleanup() {
 trap cleanup EXIT
 
 router_hosts
-expect_ok "load the router" tc -b "$prog/router.tc"
+expect_ok "load the router" tc -b "$compiled/router.tc"
 
 # datapath.bpf.c names pipeline 40, tables fib=1 nexthop=2 and actions
 # set_nh=1 drop=2 forward=3

@@ -13,7 +13,7 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
 [ "${P4TC_PORTS:-0}" -ge 2 ] || fail "needs two p4nic ports: boot with tests/vm/run --ports 2"
-export INTROSPECTION=$top/tests/programs/router
+export INTROSPECTION=$top/build/compiler/router
 . "$(dirname "$0")/../programs/router/hosts.sh"
 
 cleanup() {
@@ -38,7 +38,7 @@ ip link set "$P0" up
 ip link set "$P1" up
 ip link add v0 type veth peer name v1
 ip link set v0 up
-expect_ok "load the router" tc -b $top/tests/programs/router/router.tc
+expect_ok "load the router" tc -b $top/build/compiler/router/router.tc
 
 # offload_flags JSON PYEXPR: the offload flags of the objects PYEXPR picks
 # out of JSON (as "j"), as "skip_sw in_hw in_hw_count 1" and so on
@@ -118,7 +118,7 @@ refused_bind() {
 
 # one pipeline per device: a second one stays in software (verbose says
 # why) or fails (skip_sw)
-expect_ok "load the ACL" tc -b $top/tests/programs/acl/acl.tc
+expect_ok "load the ACL" tc -b $top/build/compiler/acl/acl.tc
 expect_ok "bind the router" tc filter add dev "$P0" ingress prio 1 p4 pname router skip_sw
 tc qdisc add dev "$P1" clsact
 refused_bind "a second pipeline" "$P1" acl \
@@ -184,7 +184,7 @@ expect_ok "the router goes once its blocks did" tc p4template del pipeline/route
 # --- every example program fits the device ----------------------------
 tc qdisc add dev "$P0" clsact
 for prog in router acl counter l2switch mirror; do
-	tc -b "$top/tests/programs/$prog/$prog.tc" || { fail "$prog: template load"; continue; }
+	tc -b "$top/build/compiler/$prog/$prog.tc" || { fail "$prog: template load"; continue; }
 	expect_ok "$prog offloaded" tc filter add dev "$P0" ingress prio 1 p4 pname "$prog" skip_sw
 	filter_del "$P0"
 	tc p4template del "pipeline/$prog"
@@ -198,7 +198,7 @@ router_nic_hosts "$P0" "$P1" || fail "no tester ports"
 # --- registers: the device's copy --------------------------------------
 # it starts from the cells' values at BIND and counts what the device
 # runs; tc p4template get shows software's cells and the device's
-head -n -1 $top/tests/programs/counter/counter.tc | tc -b -
+head -n -1 $top/build/compiler/counter/counter.tc | tc -b -
 expect_ok "a register cell set before sealing" \
 	tc p4template update register/counter/pkts index 2 value constant.bit64.100
 tc p4template update pipeline/counter state ready
@@ -225,7 +225,7 @@ filter_del "$P0"
 tc qdisc del dev "$P0" clsact
 [ "$(cells)" = "0 0 100 0 / " ] || fail "the register once unbound: '$(cells)'"
 expect_ok "the counter goes" tc p4template del pipeline/counter
-tc -b $top/tests/programs/router/router.tc
+tc -b $top/build/compiler/router/router.tc
 rt="tc p4 create router/table/cb/nexthop"
 expect_ok "next hop 1" $rt nh 1 action router/cb/forward param dmac "$cmac" \
 	param smac "$(mac "$P1")" param port "$P1"

@@ -7,7 +7,8 @@
 # denied, and each entry counts the packets it decided.
 . "$(dirname "$0")/lib.sh"
 
-prog=$(cd "$(dirname "$0")/../programs/acl" && pwd)
+# the program as p4tc-compile made it of tests/programs/acl/acl.p4
+prog=$(cd "$(dirname "$0")/../.." && pwd)/build/compiler/acl
 export INTROSPECTION=$prog
 RT="tc p4 create acl/table/cb/acl"
 RG="tc p4 get acl/table/cb/acl"

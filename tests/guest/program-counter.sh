@@ -8,7 +8,8 @@
 # parsed at its length and counted by its protocol.
 . "$(dirname "$0")/lib.sh"
 
-prog=$(cd "$(dirname "$0")/../programs/counter" && pwd)
+# the program as p4tc-compile made it of tests/programs/counter/counter.p4
+prog=$(cd "$(dirname "$0")/../.." && pwd)/build/compiler/counter
 
 cleanup() {
 	ip netns del sa 2>/dev/null

@@ -8,7 +8,8 @@
 # the filters replaced while pings flow lose none of them.
 . "$(dirname "$0")/lib.sh"
 
-prog=$(cd "$(dirname "$0")/../programs/l2switch" && pwd)
+# the program as p4tc-compile made it of tests/programs/l2switch/l2switch.p4
+prog=$(cd "$(dirname "$0")/../.." && pwd)/build/compiler/l2switch
 export INTROSPECTION=$prog
 RT="tc p4 create l2switch/table/cb/mac"
 cap=$(mktemp)

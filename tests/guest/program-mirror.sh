@@ -10,7 +10,8 @@
 # mirrors what the root namespace sends.
 . "$(dirname "$0")/lib.sh"
 
-prog=$(cd "$(dirname "$0")/../programs/mirror" && pwd)
+# the program as p4tc-compile made it of tests/programs/mirror/mirror.p4
+prog=$(cd "$(dirname "$0")/../.." && pwd)/build/compiler/mirror
 export INTROSPECTION=$prog
 cap=$(mktemp)
 caperr=$(mktemp)
@@ -65,7 +66,7 @@ grep -q "ttl 64" "$cap" || fail "mirrored: the copy was changed: $(cat "$cap")"
 r0=$(p4_filter_stat b0 1 parser_rejects)
 capture sc c0 ip
 ip netns exec sa /usr/bin/python3 - "$(cat /sys/class/net/b0/address)" \
-	"$prog/../../equivalence/programs" <<'PYEOF' || fail "could not send"
+	"$prog/../../../tests/equivalence/programs" <<'PYEOF' || fail "could not send"
 import socket, sys
 sys.path.insert(0, sys.argv[2])
 from wire import eth, ipv4, l4

@@ -13,9 +13,8 @@
 . "$(dirname "$0")/lib.sh"
 
 prog=$(cd "$(dirname "$0")/../programs/router" && pwd)
-# ROUTER_PROG: a directory with another router.tc and router.json (the
-# one p4tc-compile makes of router.p4, say)
-tcdir=${ROUTER_PROG:-$prog}
+# the router as p4tc-compile made it of router.p4 (make compiled)
+tcdir=$(cd "$prog/../../.." && pwd)/build/compiler/router
 export INTROSPECTION=$tcdir
 RT="tc p4 create router/table/cb"
 cap=$(mktemp)

@@ -10,7 +10,8 @@
 # cases (tests/tdc/p4tc-cmds.json).
 . "$(dirname "$0")/lib.sh"
 
-prog=$(cd "$(dirname "$0")/../programs/vlan" && pwd)
+# the program as p4tc-compile made it of tests/programs/vlan/vlan.p4
+prog=$(cd "$(dirname "$0")/../.." && pwd)/build/compiler/vlan
 export INTROSPECTION=$prog
 RT="tc p4 create vlan/table/cb/port"
 cap=$(mktemp)

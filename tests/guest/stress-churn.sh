@@ -20,7 +20,7 @@
 # through the guest runner.
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
-export INTROSPECTION=$top/tests/programs/router
+export INTROSPECTION=$top/build/compiler/router
 . "$top/tests/programs/router/hosts.sh"
 
 [ "${P4TC_PORTS:-0}" -ge 2 ] || { fail "needs two p4nic ports: boot with tests/vm/run --ports 2"; finish; }
@@ -52,7 +52,7 @@ pci=$(readlink -f "/sys/class/net/$P0/device")
 # sa and sc first: both set amac and cmac, and every next hop is a tester
 router_hosts
 router_nic_hosts "$P0" "$P1" || { fail "no testers for the p4nic ports"; finish; }
-expect_ok "load the router" tc -b "$top/tests/programs/router/router.tc"
+expect_ok "load the router" tc -b "$top/build/compiler/router/router.tc"
 
 # bind_router: the router on both p4nic ports (and its next hops through
 # them), as after a bind; P0 and P1 are the ports' netdevs now
@@ -165,7 +165,7 @@ pipelines() {
 	local n=0
 	ip netns exec sv ping -q -i 0.02 -w "$secs" 10.77.0.2 >/dev/null 2>&1 &
 	while alive; do
-		tc -b "$top/tests/programs/counter/counter.tc" &&
+		tc -b "$top/build/compiler/counter/counter.tc" &&
 			tc filter add dev v0 ingress prio 1 p4 pname counter action gact ok ||
 			{ echo "pipelines: counter refused" >>"$dir/errors"; continue; }
 		sleep 0.5

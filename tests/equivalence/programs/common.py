@@ -10,8 +10,9 @@ TOP = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", "..", "..")
 
 
 def program(name):
-    """The .tc file and the introspection directory of tests/programs/NAME"""
-    d = os.path.join(TOP, "tests", "programs", name)
+    """The .tc file and the introspection directory of example program NAME:
+    what p4tc-compile made of tests/programs/NAME/NAME.p4 (make compiled)"""
+    d = os.path.join(TOP, "build", "compiler", name)
     return os.path.join(d, f"{name}.tc"), d
 
 
