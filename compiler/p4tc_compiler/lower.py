@@ -228,7 +228,10 @@ class Program:
         if "start" not in states:
             err(parser, "the parser has no start state")
         for l in parser.locals:
-            err(l, "declarations in a parser are not supported")
+            if l.kind != "const":
+                err(l, "declarations in a parser other than constants are "
+                    "not supported")
+            self.consts[l.name] = l
         # each state: the header it extracts (None: none), then its exit
         self.state_hdr = {}
         for s in parser.states:
@@ -372,7 +375,8 @@ class Program:
             self.meta[f.name] = (self.width_of(f.type, f), None)
         # what send_to_port() and drop_packet() write, when a program
         # calls them (see the module's comment)
-        self.pna = {"pna_drop": (8, None), "pna_port": (32, "dev")}
+        self.pna = {"pna_drop": (8, None), "pna_port": (32, "dev"),
+                    "pna_action_run": (32, None)}
         self.pna_used = set()
 
     # -- the control -----------------------------------------------------------
@@ -393,6 +397,8 @@ class Program:
             else:
                 err(l, "local variables in a control are not supported; "
                     "use the metadata struct")
+        self.changes_validity = calls_method(c, "setValid") or \
+            calls_method(c, "setInvalid")
         # the compiler's metadata, for what the control calls
         if calls(c, "drop_packet"):
             self.pna_used.add("pna_drop")
@@ -594,6 +600,7 @@ class Program:
         """The commands of BLOCK; RETURN jumps to the end label."""
         out = []
         end = self.new_label()
+        self.where = where
         self.stmt(block, out, params, end, where)
         out.append(f"label {end}")
         return prune_labels(out)
@@ -628,11 +635,56 @@ class Program:
         elif k == "callstmt":
             self.call(s.call, out, params, where)
         elif k == "switch":
-            err(s, "switch is not supported yet")
+            self.switch(s, out, params, end, where)
         elif k in ("var", "const"):
             err(s, "local variables are not supported; use the metadata struct")
         else:
             err(s, f"{k} statements are not supported")
+
+    def switch(self, s, out, params, end, where):
+        """switch (t.apply().action_run): every action of the program
+        notes its number in the compiler's metadata pna_action_run, which
+        is 0 before the apply; the cases compare it."""
+        e = s.expr
+        if not (e.kind == "member" and e.name == "action_run" and
+                e.a.kind == "call" and e.a.fn.kind == "member" and
+                e.a.fn.name == "apply" and e.a.fn.a.kind == "name" and
+                e.a.fn.a.name in self.tables):
+            err(s, "switch on t.apply().action_run only")
+        table = self.tables[e.a.fn.a.name]
+        names = [a.name for a, _ in next(
+            t for t in self.table_info if t["node"] is table)["acts"]]
+        var = f"metadata.{self.pname}.pna_action_run"
+        out.append(f"set {var} constant.bit32.0x0")
+        self.call(e.a, out, params, where)
+        done = self.new_label()
+        labels, default, seen = [], None, set()
+        for c in s.cases:
+            lab = self.new_label()
+            if c.label is None:
+                default = lab
+            else:
+                if c.label.kind != "name" or c.label.name not in names:
+                    err(c, f"a case of this switch names an action of "
+                        f"{table.name}: {', '.join(names)}")
+                if c.label.name in seen:
+                    err(c, f"{c.label.name} twice")
+                seen.add(c.label.name)
+                num = self.action_number(c.label.name)
+                out.append(f"beq {var} constant.bit32.{num:#x} control jump {lab} / pipe")
+            labels.append((lab, c))
+        out.append(f"jump {default or done}")
+        # a case without a body falls through to the next one's, as P4 says
+        for i, (lab, c) in enumerate(labels):
+            out.append(f"label {lab}")
+            if c.body is not None:
+                self.stmt(c.body, out, params, end, where)
+                out.append(f"jump {done}")
+        out.append(f"label {done}")
+
+    def action_number(self, name):
+        self.pna_used.add("pna_action_run")
+        return list(self.actions).index(name) + 1
 
     @staticmethod
     def is_return(s):
@@ -682,7 +734,20 @@ class Program:
 
     def branch(self, c, label, when, out, params):
         """Jump to LABEL when C is WHEN, fall through otherwise."""
-        if c.kind == "unop" and c.op == "!":
+        if c.kind == "bool":
+            if c.value == when:
+                out.append(f"jump {label}")
+        elif c.kind == "call" and c.fn.kind == "member" and c.fn.name == "isValid":
+            if c.args:
+                err(c, "isValid() takes no argument")
+            self.branch(self.valid_cond(c), label, when, out, params)
+        elif c.kind == "member" and c.name in ("hit", "miss") and \
+                c.a.kind == "call" and c.a.fn.kind == "member" and \
+                c.a.fn.name == "apply":
+            self.call(c.a, out, params, self.where)
+            ctl = f"jump {label} / pipe" if when else f"pipe / jump {label}"
+            out.append(f"beq results.{c.name} constant.bit1.1 control {ctl}")
+        elif c.kind == "unop" and c.op == "!":
             self.branch(c.a, label, not when, out, params)
         elif c.kind == "binop" and c.op in ("&&", "||"):
             if (c.op == "||") == when:
@@ -699,6 +764,76 @@ class Program:
             a, b = self.compare(c, params)
             ctl = f"jump {label} / pipe" if when else f"pipe / jump {label}"
             out.append(f"{CMP_OPS[c.op]} {a[0]} {b[0]} control {ctl}")
+
+    # -- header validity, from the parse graph ---------------------------------
+    def valid_cond(self, c):
+        """hdr.h.isValid() as a condition on the fields the parse graph
+        selected on: P4TC's commands have no validity test, but when the
+        control runs the graph accepted the packet, so h is valid exactly
+        when the packet took one of the graph's ways to h."""
+        h = self.hdr_ref(c.fn.a, {self.chdr})
+        if h is None:
+            err(c, "isValid() of a header of the headers struct")
+        if self.changes_validity:
+            err(c, "isValid() in a program that calls setValid() or "
+                "setInvalid() is not supported: the compiler derives "
+                "validity from the parse graph")
+        return self.path_cond(h, c, set())
+
+    def path_cond(self, h, at, seen):
+        loc = at.loc
+        if h is self.start[0]:
+            return Node("bool", loc, value=True)
+        if h.name in seen:
+            err(at, "a parse graph loop")
+        alts = []
+        for p in self.graph_order:
+            sel, cases, default = self.trans[p.name]
+            field = None
+            if sel is not None:
+                full = (1 << p.fields[sel][1]) - 1
+                field = Node("member", loc, name=sel, a=Node(
+                    "member", loc, name=p.name, a=Node("name", loc, name=self.chdr)))
+            for i, (v, m, nxt) in enumerate(cases):
+                if not (isinstance(nxt, tuple) and nxt[0] is h):
+                    continue
+                if any(m2 != full for _, m2, _ in cases[:i + 1]):
+                    err(at, f"isValid() of {h.name}, reached through a masked "
+                        "transition, is not supported")
+                if any(v2 == v for v2, _, _ in cases[:i]):
+                    continue        # an earlier case takes that value
+                alts.append(self.all_of(loc, [
+                    self.path_cond(p, at, seen | {h.name}),
+                    Node("binop", loc, op="==", a=field,
+                         b=Node("int", loc, value=v, width=None, signed=False))]))
+            if isinstance(default, tuple) and default[0] is h:
+                conds = [self.path_cond(p, at, seen | {h.name})]
+                for v, m, _ in cases:
+                    if m != full:
+                        err(at, f"isValid() of {h.name}, reached past a masked "
+                            "transition, is not supported")
+                    conds.append(Node("binop", loc, op="!=", a=field,
+                                      b=Node("int", loc, value=v, width=None,
+                                             signed=False)))
+                alts.append(self.all_of(loc, conds))
+        if not alts:
+            return Node("bool", loc, value=False)
+        c = alts[0]
+        for a in alts[1:]:
+            c = Node("binop", loc, op="||", a=c, b=a)
+        return c
+
+    @staticmethod
+    def all_of(loc, conds):
+        conds = [c for c in conds if not (c.kind == "bool" and c.value)]
+        if any(c.kind == "bool" for c in conds):
+            return Node("bool", loc, value=False)
+        if not conds:
+            return Node("bool", loc, value=True)
+        c = conds[0]
+        for a in conds[1:]:
+            c = Node("binop", loc, op="&&", a=c, b=a)
+        return c
 
     def call(self, c, out, params, where):
         fn = c.fn
@@ -898,6 +1033,9 @@ class Program:
     def action_line(self, a):
         ps = self.param_types(a)
         cmds = self.stmts_to_cmds(a.body, ps, "action")
+        if "pna_action_run" in self.pna_used:
+            cmds.insert(0, f"set metadata.{self.pname}.pna_action_run "
+                        f"constant.bit32.{self.action_number(a.name):#x}")
         line = f"p4template create action/{self.action_path(a.name)}"
         for p in a.params:
             w, tct = ps[p.name]
@@ -950,6 +1088,17 @@ def calls(node, name):
         return any(calls(v, name) for v in node.f.values())
     if isinstance(node, list):
         return any(calls(v, name) for v in node)
+    return False
+
+
+def calls_method(node, name):
+    """Whether NODE's tree calls a method NAME (x.NAME(...)) anywhere."""
+    if isinstance(node, Node):
+        if node.kind == "call" and node.fn.kind == "member" and node.fn.name == name:
+            return True
+        return any(calls_method(v, name) for v in node.f.values())
+    if isinstance(node, list):
+        return any(calls_method(v, name) for v in node)
     return False
 
 

@@ -45,8 +45,8 @@ import engine                                                   # noqa: E402
 from engine import Case, SetupError, Topology                   # noqa: E402
 from programs import randp4, randprog                           # noqa: E402
 
-PROGRAMS = ["router", "acl", "mirror", "l2switch", "counter", "vlan", "random",
-            "randp4"]
+PROGRAMS = ["router", "acl", "mirror", "l2switch", "counter", "vlan", "tunnel",
+            "firewall", "portsec", "random", "randp4"]
 PLACEMENTS = ["hw", "both", "mixed", "mixed", "mixed-skip_sw"]
 BURST_QUIET = 0.15      # after a burst, this long without a frame: done
 CONFIRM_QUIET = 1.0
