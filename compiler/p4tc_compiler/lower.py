@@ -177,7 +177,53 @@ class Program:
         self.parse_graph(parser)
         self.metadata(meta_struct)
         self.control_block(control)
-        return self.script(), self.introspection()
+        self.deparser(deparser)
+        script, intro = self.script(), self.introspection()
+        for d in (hdr_struct, meta_struct, parser, control, deparser):
+            unhonoured(d)
+        return script, intro
+
+    def deparser(self, d):
+        """P4TC changes headers in place: the deparser may only emit every
+        header the parser extracts, each after those that lead to it."""
+        if d.locals:
+            err(d.locals[0], "the deparser may only emit headers (P4TC "
+                "writes headers in place: a checksum update belongs in the "
+                "control)")
+        order = []
+        for st in d.apply.body:
+            c = st.call if st.kind == "callstmt" else None
+            if c is None or c.fn.kind != "member" or c.fn.name != "emit" or \
+                    len(c.args) != 1:
+                err(st, "the deparser may only emit headers: pkt.emit(hdr.h);")
+            h = self.hdr_ref(c.args[0], {d.params[1].name} if len(d.params) > 1 else set())
+            if h is None:
+                err(st, "emit() of a header of the headers struct")
+            if h in order:
+                err(st, f"{h.name} is emitted twice")
+            order.append(h)
+        wanted = [h for h in self.headers.values()
+                  if h.name in self.trans or (h.alias_of is not None and
+                                              h.alias_of.name in self.trans)]
+        missing = [h.name for h in wanted if h not in order]
+        if missing:
+            err(d, f"the deparser does not emit {', '.join(missing)}: P4TC "
+                "cannot take a parsed header out of the packet that way "
+                "(setInvalid() does)")
+        for h in order:
+            if h not in wanted:
+                err(d, f"the deparser emits {h.name}, which the parser never "
+                    "extracts")
+            if h.alias_of is not None and (order.index(h) == 0 or
+                                           order[order.index(h) - 1] is not h.alias_of):
+                err(d, f"{h.name} must be emitted right after {h.alias_of.name}, "
+                    "as the parser extracts it")
+        for p in self.graph_order:
+            _, cases, default = self.trans[p.name]
+            for nxt in [n for _, _, n in cases] + [default]:
+                if isinstance(nxt, tuple) and order.index(nxt[0]) < order.index(p):
+                    err(d, f"the deparser emits {nxt[0].name} before {p.name}, "
+                        "which the parser extracts first")
 
     # -- headers and the parse graph -------------------------------------------
     def headers_struct(self, st):
@@ -372,7 +418,15 @@ class Program:
         for f in st.fields:
             if f.name.startswith("pna_"):
                 err(f, "metadata names starting with pna_ are the compiler's")
-            self.meta[f.name] = (self.width_of(f.type, f), None)
+            w = self.width_of(f.type, f)
+            t = anno(f.annos, "tc_type")
+            tct = None
+            if t:
+                name = t.args[0].value if t.args and t.args[0].kind == "string" else None
+                if name not in TC_TYPES:
+                    err(t, f"unknown @tc_type {name!r}")
+                tct = TC_TYPES[name]
+            self.meta[f.name] = (w, tct)
         # what send_to_port() and drop_packet() write, when a program
         # calls them (see the module's comment)
         self.pna = {"pna_drop": (8, None), "pna_port": (32, "dev"),
@@ -1078,6 +1132,26 @@ class Program:
                 "actions": acts})
         return {"schema_version": "1.0.0", "pipeline_name": self.pname,
                 "id": self.pipeid or 1, "tables": tables}
+
+
+# P4TC's annotations (upstream P4TC's compiler knows them): each one is
+# honoured where the compiler reads it, and refused anywhere else
+P4TC_ANNOS = {"tc_type", "nummask", "tc_may_override", "default_hit",
+              "default_hit_const", "tableonly", "defaultonly", "name"}
+
+
+def unhonoured(node):
+    """Refuse a P4TC annotation in NODE's tree the compiler did not read."""
+    if isinstance(node, Node):
+        if node.kind == "anno" and node.name in P4TC_ANNOS and \
+                not node.f.get("honoured"):
+            err(node, f"@{node.name} is not supported here")
+        for k, v in node.f.items():
+            if k != "honoured":
+                unhonoured(v)
+    elif isinstance(node, list):
+        for v in node:
+            unhonoured(v)
 
 
 def calls(node, name):

@@ -25,8 +25,11 @@ class Node:
 
 
 def anno(annos, name):
-    """The annotation NAME among ANNOS, or None."""
+    """The annotation NAME among ANNOS, or None.  The one found is marked
+    as honoured: the compiler refuses the P4TC annotations it was never
+    asked for (lower.py, unhonoured())."""
     for a in annos:
         if a.name == name:
+            a.f["honoured"] = True
             return a
     return None

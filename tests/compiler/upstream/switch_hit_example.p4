@@ -27,5 +27,7 @@ control C(inout headers_t hdr, inout meta_t meta, in pna_main_input_metadata_t i
         }
     }
 }
-control D(packet_out pkt, in headers_t hdr, in meta_t meta, in pna_main_output_metadata_t ostd) { apply { } }
+control D(packet_out pkt, in headers_t hdr, in meta_t meta, in pna_main_output_metadata_t ostd) {
+    apply { pkt.emit(hdr.ethernet); pkt.emit(hdr.ipv4); pkt.emit(hdr.udp); }
+}
 PNA_NIC(P(), C(), D()) main;
