@@ -59,6 +59,26 @@ class Header:
         self.alias_of = None        # a varbit header merged into another
 
 
+# their widths: a @tc_type on an object of another width is refused
+TC_WIDTHS = {"macaddr": 48, "ipv4": 32, "bit128": 128, "dev": 32, "be16": 16,
+             "be32": 32, "be64": 64}
+
+
+def tc_type(annos, width, default):
+    """The tc type an object's @tc_type names (checked against the
+    object's WIDTH), or DEFAULT when it has none."""
+    t = anno(annos, "tc_type")
+    if t is None:
+        return default
+    name = t.args[0].value if len(t.args) == 1 and t.args[0].kind == "string" else None
+    if name not in TC_TYPES:
+        err(t, f"unknown @tc_type {name!r}")
+    tct = TC_TYPES[name]
+    if TC_WIDTHS[tct] != width:
+        err(t, f'@tc_type("{name}") is {TC_WIDTHS[tct]} bits, not {width}')
+    return tct
+
+
 def err(node, msg):
     raise CompileError(node.loc, msg)
 
@@ -246,13 +266,7 @@ class Program:
                     h.varbit = r[1]
                     continue
                 w = self.width_of(hf.type, hf)
-                t = anno(hf.annos, "tc_type")
-                tct = f"bit{w}"
-                if t:
-                    name = t.args[0].value if t.args and t.args[0].kind == "string" else None
-                    if name not in TC_TYPES:
-                        err(t, f"unknown @tc_type {name!r}")
-                    tct = TC_TYPES[name]
+                tct = tc_type(hf.annos, w, f"bit{w}")
                 h.fields[hf.name] = (off, w, tct)
                 off += w
             if off % 8:
@@ -419,14 +433,7 @@ class Program:
             if f.name.startswith("pna_"):
                 err(f, "metadata names starting with pna_ are the compiler's")
             w = self.width_of(f.type, f)
-            t = anno(f.annos, "tc_type")
-            tct = None
-            if t:
-                name = t.args[0].value if t.args and t.args[0].kind == "string" else None
-                if name not in TC_TYPES:
-                    err(t, f"unknown @tc_type {name!r}")
-                tct = TC_TYPES[name]
-            self.meta[f.name] = (w, tct)
+            self.meta[f.name] = (w, tc_type(f.annos, w, None))
         # what send_to_port() and drop_packet() write, when a program
         # calls them (see the module's comment)
         self.pna = {"pna_drop": (8, None), "pna_port": (32, "dev"),
@@ -533,9 +540,7 @@ class Program:
             opnd, w, tct = self.operand(k.expr, "key")
             n = anno(k.annos, "name")
             name = n.args[0].value if n and n.args else self.expr_name(k.expr)
-            tt = anno(k.annos, "tc_type")
-            if tt:
-                tct = TC_TYPES.get(tt.args[0].value, tct) if tt.args else tct
+            tct = tc_type(k.annos, w, tct)
             kfields.append((name, opnd, off, w, tct, k.match))
             off += w
         keysz = off
@@ -964,16 +969,7 @@ class Program:
                 err(p, "action parameters with a direction are not supported "
                     "(directionless parameters come from the table entry)")
             w = self.width_of(p.type, p)
-            t = anno(p.annos, "tc_type")
-            tct = f"bit{w}"
-            if t:
-                name = t.args[0].value if t.args else None
-                if name not in TC_TYPES:
-                    err(t, f"unknown @tc_type {name!r}")
-                tct = TC_TYPES[name]
-                if tct == "dev" and w != 32:
-                    err(p, "a dev parameter is 32 bits (PortId_t)")
-            ps[p.name] = (w, tct)
+            ps[p.name] = (w, tc_type(p.annos, w, f"bit{w}"))
             n = anno(p.annos, "name")
             if n:
                 if len(n.args) != 1 or n.args[0].kind != "string":

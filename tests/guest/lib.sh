@@ -12,6 +12,22 @@ fail() {
 	failures=$((failures + 1))
 }
 
+# two_hosts NET: hosts h1 and h2 (namespaces, IPv6 off), each on a veth
+# (x1, x2) whose peer is port p1 or p2 here, both up; h1 is NET.1/24 and
+# h2 NET.2/24 (NET: three bytes, "10.50.0").  The caller's cleanup
+# deletes them.
+two_hosts() {
+	local i
+	for i in 1 2; do
+		ip netns add h$i
+		ip link add x$i netns h$i type veth peer name p$i
+		ip -n h$i addr add "$1.$i/24" dev x$i
+		ip -n h$i link set x$i up
+		ip netns exec h$i sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+		ip link set p$i up
+	done
+}
+
 # expect_ok DESC CMD...: CMD must exit 0.
 expect_ok() {
 	local desc=$1 out

@@ -23,14 +23,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
+two_hosts 10.60.0
 for i in 1 2; do
-	ip netns add h$i
-	ip link add x$i netns h$i type veth peer name p$i
 	ip -n h$i link set x$i address 02:60:00:00:00:0$i
-	ip -n h$i addr add 10.60.0.$i/24 dev x$i
-	ip -n h$i link set x$i up
-	ip netns exec h$i sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip link set p$i up
 done
 
 expect_ok "load the program" tc -b "$prog/portsec.tc"

@@ -28,14 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for i in 1 2; do
-	ip netns add h$i
-	ip link add x$i netns h$i type veth peer name p$i
-	ip -n h$i addr add 10.40.0.$i/24 dev x$i
-	ip -n h$i link set x$i up
-	ip netns exec h$i sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip link set p$i up
-done
+two_hosts 10.40.0
 ip link add t1 type veth peer name t2
 ip link set t1 up
 ip link set t2 up
