@@ -460,16 +460,91 @@ class Program:
                     "use the metadata struct")
         self.changes_validity = calls_method(c, "setValid") or \
             calls_method(c, "setInvalid")
+        self.final_sends = self.final_send_calls(c)
         # the compiler's metadata, for what the control calls
         if calls(c, "drop_packet"):
             self.pna_used.add("pna_drop")
-        if calls(c, "send_to_port"):
+        if any(id(x) not in self.final_sends for x in find_calls(c, "send_to_port")):
             self.pna_used.add("pna_port")
         self.table_info = []
         for t in c.locals:
             if t.kind == "table":
                 self.table(t)
         self.apply_cmds = self.stmts_to_cmds(c.apply, None, "apply")
+
+    def final_send_calls(self, c):
+        """The send_to_port() calls that may send at once: the last
+        statement of an action that only tables applied last run (nothing
+        of the apply block follows their apply on any path), so no later
+        call can change the decision, and the packet is as it leaves.
+        The others note the port for the end of the control (PNA)."""
+        tail, other = set(), set()
+
+        def is_end(x):
+            return x.kind in ("return", "exit", "empty")
+
+        def walk(st, last):
+            k = st.kind
+            if k == "block":
+                for i, x in enumerate(st.body):
+                    walk(x, last and all(is_end(r) for r in st.body[i + 1:]))
+            elif k == "if":
+                other.update(applied(st.cond))
+                walk(st.then, last)
+                if st.els is not None:
+                    walk(st.els, last)
+            elif k == "switch":
+                other.update(applied(st.expr))
+                for case in st.cases:
+                    if case.body is not None:
+                        walk(case.body, last)
+            elif k == "callstmt" and st.call.fn.kind == "member" and \
+                    st.call.fn.name == "apply" and st.call.fn.a.kind == "name":
+                (tail if last else other).add(st.call.fn.a.name)
+            else:
+                other.update(applied(st))
+
+        def applied(node):
+            return {x.fn.a.name for x in find_calls_method(node, "apply")
+                    if x.fn.a.kind == "name"}
+
+        walk(c.apply, True)
+        finals = set()
+        for t in c.locals:
+            if t.kind != "table":
+                continue
+            for p in t.props:
+                if p.name not in ("actions", "default_action"):
+                    continue
+                refs = p.value if p.name == "actions" else [p.value]
+                for r in refs:
+                    r = r.ref if r.kind == "actref" else r
+                    r = r.fn if r.kind == "call" else r
+                    a = self.actions.get(r.name) if r.kind == "name" else None
+                    if a is None:
+                        continue
+                    body = [x for x in a.body.body]
+                    while body and is_end(body[-1]):
+                        body.pop()
+                    last = body[-1] if body else None
+                    if last is not None and last.kind == "callstmt" and \
+                            last.call.fn.kind == "name" and \
+                            last.call.fn.name == "send_to_port":
+                        finals.add((a.name, id(last.call)))
+        # an action run by any table that is not applied last sends later
+        users = {}
+        for t in c.locals:
+            if t.kind == "table":
+                for p in t.props:
+                    if p.name in ("actions", "default_action"):
+                        refs = p.value if p.name == "actions" else [p.value]
+                        for r in refs:
+                            r = r.ref if r.kind == "actref" else r
+                            r = r.fn if r.kind == "call" else r
+                            if r.kind == "name":
+                                users.setdefault(r.name, set()).add(t.name)
+        return {cid for name, cid in finals
+                if users.get(name) and users[name] <= tail - other}
 
     def instance(self, l):
         """An extern instance of the control: registers only, so far."""
@@ -907,6 +982,9 @@ class Program:
                 if p[2] != "dev":
                     err(c.args[0], "send_to_port's port must be of @tc_type(\"dev\") "
                         "(a parameter or metadata holding an ifindex)")
+                if id(c) in self.final_sends:
+                    out.append(f"send_port_egress {p[0]}")
+                    return
                 out.append(f"set metadata.{self.pname}.pna_port {p[0]}")
                 # the last call wins: a send after a drop sends
                 if "pna_drop" in self.pna_used:
@@ -1148,6 +1226,28 @@ def unhonoured(node):
     elif isinstance(node, list):
         for v in node:
             unhonoured(v)
+
+
+def find_calls(node, name):
+    """The calls of the function NAME in NODE's tree."""
+    if isinstance(node, Node):
+        found = [node] if (node.kind == "call" and node.fn.kind == "name" and
+                           node.fn.name == name) else []
+        return found + [x for v in node.f.values() for x in find_calls(v, name)]
+    if isinstance(node, list):
+        return [x for v in node for x in find_calls(v, name)]
+    return []
+
+
+def find_calls_method(node, name):
+    """The calls of a method NAME (x.NAME(...)) in NODE's tree."""
+    if isinstance(node, Node):
+        found = [node] if (node.kind == "call" and node.fn.kind == "member" and
+                           node.fn.name == name) else []
+        return found + [x for v in node.f.values() for x in find_calls_method(v, name)]
+    if isinstance(node, list):
+        return [x for v in node for x in find_calls_method(v, name)]
+    return []
 
 
 def calls(node, name):
