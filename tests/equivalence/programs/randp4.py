@@ -6,8 +6,9 @@ The programs have randprog.py's shape (the Ethernet/IPv4/UDP parse
 graph, one to three tables with random keys of the same fields, random
 actions of header rewrites, arithmetic, branches, sends, copies and
 drops, tables applied in turn, some only when the metadata holds a
-value), so randprog's entries and frames (fuzz()) fit them; but they are
-P4: PNA's send_to_port() and drop_packet() decide at the end of the
+value), so randprog's entries and frames (fuzz()) fit them; and what P4
+adds: applies under isValid(), on .hit/.miss, in a switch on
+action_run, a register counting.  They are P4: PNA's send_to_port() and drop_packet() decide at the end of the
 control, "return" leaves an action, and the compiler does the rest.
 
 RandomP4Program(rnd, k, out_dir) writes NAME.p4, compiles it into
@@ -190,6 +191,7 @@ class RandomP4Program(randprog.RandomProgram):
         out = ["control cb(inout headers_t hdr, inout metadata_t meta,\n"
                "           in pna_main_input_metadata_t istd,\n"
                "           inout pna_main_output_metadata_t ostd) {\n",
+               "    Register<bit<32>, bit<32>>(2) counts;\n",
                "    action drop() { drop_packet(); }\n",
                "    action host() { }\n", "    action nop() { }\n"]
         self.actions = {"drop": [], "host": [], "nop": []}
@@ -199,11 +201,23 @@ class RandomP4Program(randprog.RandomProgram):
             out.append(self._table(t + 1))
         apply = []
         if r.random() < 0.6:
-            apply.append("if (hdr.ethernet.etherType != 0x0800) { return; }")
-        for i, (name, *_rest) in enumerate(self.tables):
-            if i and r.random() < 0.4:
-                v = r.choice([0, 1, 2, r.getrandbits(32)])
+            apply.append(r.choice(["if (hdr.ethernet.etherType != 0x0800) { return; }",
+                                   "if (!hdr.ipv4.isValid()) { return; }"]))
+        for i, (name, kind, fields, acts, default) in enumerate(self.tables):
+            v = r.choice([0, 1, 2, r.getrandbits(32)])
+            how = r.random()
+            if i and how < 0.3:
                 apply.append(f"if (meta.m == {v}) {{ {name}.apply(); }}")
+            elif how < 0.4:
+                apply.append(f"if (hdr.udp.isValid()) {{ {name}.apply(); }}")
+            elif how < 0.55:
+                apply.append(f"if ({name}.apply().{r.choice(['hit', 'miss'])}) "
+                             f"{{ meta.m = {v}; counts.write(0, counts.read(0) + 1); }}")
+            elif how < 0.7:
+                case = r.choice(acts)
+                apply.append(f"switch ({name}.apply().action_run) {{ {case}: "
+                             f"{{ meta.m = {v}; }} default: {{ counts.write(1, "
+                             f"counts.read(1) + 1); }} }}")
             else:
                 apply.append(f"{name}.apply();")
         out.append("    apply {\n        " + "\n        ".join(apply) + "\n    }\n}\n")
