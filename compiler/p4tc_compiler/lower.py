@@ -18,11 +18,8 @@ packet once the control ends, the last call winning, and the control goes
 on.  They write two metadata the compiler adds (pna_drop, pna_port); the
 end of the apply block drops the packet, sends it out of its port, or,
 when neither was asked, hands it on to the host stack, as upstream P4TC
-does.
+does.  A send nothing can follow (final_send_calls()) goes at once.
 """
-
-import json
-import os
 
 from .source import CompileError
 from .syntax import Node, anno
@@ -35,7 +32,6 @@ CMP_OPS = {"==": "beq", "!=": "bne", "<": "blt", "<=": "ble", ">": "bgt",
            ">=": "bge"}
 ARITH_OPS = {"+": "plus", "-": "sub", "&": "band", "|": "bor", "^": "bxor"}
 
-EXECUTED_EXTERN_FNS = {"send_to_port", "drop_packet"}
 
 
 class ParamTypes(dict):
@@ -445,7 +441,6 @@ class Program:
         self.actions = {}
         self.tables = {}
         self.registers = {}
-        self.local_consts = {}
         for l in c.locals:
             if l.kind == "action":
                 self.actions[l.name] = l
@@ -1105,7 +1100,7 @@ class Program:
                     f"key action {P}/{self.control.name}/{t['name']}_key")
             if t["default"]:
                 act, args, const = t["default"]
-                line += f" default_miss_action"
+                line += " default_miss_action"
                 if const:
                     line += " permissions 0x109"
                 line += f" action {self.action_path(act.name)}"
