@@ -453,13 +453,13 @@ class Program:
             else:
                 err(l, "local variables in a control are not supported; "
                     "use the metadata struct")
-        self.changes_validity = calls_method(c, "setValid") or \
-            calls_method(c, "setInvalid")
+        self.changes_validity = bool(find_calls(c, method("setValid")) or
+                                     find_calls(c, method("setInvalid")))
         self.final_sends = self.final_send_calls(c)
         # the compiler's metadata, for what the control calls
-        if calls(c, "drop_packet"):
+        if find_calls(c, function("drop_packet")):
             self.pna_used.add("pna_drop")
-        if any(id(x) not in self.final_sends for x in find_calls(c, "send_to_port")):
+        if any(id(x) not in self.final_sends for x in find_calls(c, function("send_to_port"))):
             self.pna_used.add("pna_port")
         self.table_info = []
         for t in c.locals:
@@ -500,7 +500,7 @@ class Program:
                 other.update(applied(st))
 
         def applied(node):
-            return {x.fn.a.name for x in find_calls_method(node, "apply")
+            return {x.fn.a.name for x in find_calls(node, method("apply"))
                     if x.fn.a.kind == "name"}
 
         walk(c.apply, True)
@@ -1223,48 +1223,24 @@ def unhonoured(node):
             unhonoured(v)
 
 
-def find_calls(node, name):
-    """The calls of the function NAME in NODE's tree."""
+def find_calls(node, match):
+    """The call nodes in NODE's tree that MATCH (a predicate) holds for."""
     if isinstance(node, Node):
-        found = [node] if (node.kind == "call" and node.fn.kind == "name" and
-                           node.fn.name == name) else []
-        return found + [x for v in node.f.values() for x in find_calls(v, name)]
+        here = [node] if node.kind == "call" and match(node) else []
+        return here + [x for v in node.f.values() for x in find_calls(v, match)]
     if isinstance(node, list):
-        return [x for v in node for x in find_calls(v, name)]
+        return [x for v in node for x in find_calls(v, match)]
     return []
 
 
-def find_calls_method(node, name):
-    """The calls of a method NAME (x.NAME(...)) in NODE's tree."""
-    if isinstance(node, Node):
-        found = [node] if (node.kind == "call" and node.fn.kind == "member" and
-                           node.fn.name == name) else []
-        return found + [x for v in node.f.values() for x in find_calls_method(v, name)]
-    if isinstance(node, list):
-        return [x for v in node for x in find_calls_method(v, name)]
-    return []
+def function(name):
+    """A predicate of find_calls(): a call of the function NAME."""
+    return lambda c: c.fn.kind == "name" and c.fn.name == name
 
 
-def calls(node, name):
-    """Whether NODE's tree calls the function NAME anywhere."""
-    if isinstance(node, Node):
-        if node.kind == "call" and node.fn.kind == "name" and node.fn.name == name:
-            return True
-        return any(calls(v, name) for v in node.f.values())
-    if isinstance(node, list):
-        return any(calls(v, name) for v in node)
-    return False
-
-
-def calls_method(node, name):
-    """Whether NODE's tree calls a method NAME (x.NAME(...)) anywhere."""
-    if isinstance(node, Node):
-        if node.kind == "call" and node.fn.kind == "member" and node.fn.name == name:
-            return True
-        return any(calls_method(v, name) for v in node.f.values())
-    if isinstance(node, list):
-        return any(calls_method(v, name) for v in node)
-    return False
+def method(name):
+    """A predicate of find_calls(): a call of a method NAME (x.NAME())."""
+    return lambda c: c.fn.kind == "member" and c.fn.name == name
 
 
 def prune_labels(cmds):
