@@ -504,42 +504,32 @@ class Program:
                     if x.fn.a.kind == "name"}
 
         walk(c.apply, True)
-        finals = set()
+        # the tables that may run each action
+        users = {}
         for t in c.locals:
             if t.kind != "table":
                 continue
             for p in t.props:
                 if p.name not in ("actions", "default_action"):
                     continue
-                refs = p.value if p.name == "actions" else [p.value]
-                for r in refs:
+                for r in p.value if p.name == "actions" else [p.value]:
                     r = r.ref if r.kind == "actref" else r
                     r = r.fn if r.kind == "call" else r
-                    a = self.actions.get(r.name) if r.kind == "name" else None
-                    if a is None:
-                        continue
-                    body = [x for x in a.body.body]
-                    while body and is_end(body[-1]):
-                        body.pop()
-                    last = body[-1] if body else None
-                    if last is not None and last.kind == "callstmt" and \
-                            last.call.fn.kind == "name" and \
-                            last.call.fn.name == "send_to_port":
-                        finals.add((a.name, id(last.call)))
-        # an action run by any table that is not applied last sends later
-        users = {}
-        for t in c.locals:
-            if t.kind == "table":
-                for p in t.props:
-                    if p.name in ("actions", "default_action"):
-                        refs = p.value if p.name == "actions" else [p.value]
-                        for r in refs:
-                            r = r.ref if r.kind == "actref" else r
-                            r = r.fn if r.kind == "call" else r
-                            if r.kind == "name":
-                                users.setdefault(r.name, set()).add(t.name)
-        return {cid for name, cid in finals
-                if users.get(name) and users[name] <= tail - other}
+                    if r.kind == "name":
+                        users.setdefault(r.name, set()).add(t.name)
+        finals = set()
+        for name, tables in users.items():
+            a = self.actions.get(name)
+            # an action run by a table that is not applied last sends later
+            if a is None or not tables <= tail - other:
+                continue
+            body = list(a.body.body)
+            while body and is_end(body[-1]):
+                body.pop()
+            if body and body[-1].kind == "callstmt" and \
+                    function("send_to_port")(body[-1].call):
+                finals.add(id(body[-1].call))
+        return finals
 
     def instance(self, l):
         """An extern instance of the control: registers only, so far."""
@@ -964,6 +954,16 @@ class Program:
             c = Node("binop", loc, op="&&", a=c, b=a)
         return c
 
+    def port_operand(self, c, params, hint):
+        """The port argument of send_to_port() or send_copy_to_port()."""
+        name = c.fn.name
+        if len(c.args) != 1:
+            err(c, f"{name} takes a port")
+        p = self.operand(c.args[0], "read", params, 32)
+        if p[2] != "dev":
+            err(c.args[0], f'{name}\'s port must be of @tc_type("dev"){hint}')
+        return p
+
     def call(self, c, out, params, where):
         fn = c.fn
         if fn.kind == "name":
@@ -971,12 +971,8 @@ class Program:
                 out.append(f"set metadata.{self.pname}.pna_drop constant.bit8.0x1")
                 return
             if fn.name == "send_to_port":
-                if len(c.args) != 1:
-                    err(c, "send_to_port takes a port")
-                p = self.operand(c.args[0], "read", params, 32)
-                if p[2] != "dev":
-                    err(c.args[0], "send_to_port's port must be of @tc_type(\"dev\") "
-                        "(a parameter or metadata holding an ifindex)")
+                p = self.port_operand(c, params, " (a parameter or metadata "
+                                      "holding an ifindex)")
                 if id(c) in self.final_sends:
                     out.append(f"send_port_egress {p[0]}")
                     return
@@ -986,12 +982,7 @@ class Program:
                     out.append(f"set metadata.{self.pname}.pna_drop constant.bit8.0x0")
                 return
             if fn.name == "send_copy_to_port":
-                if len(c.args) != 1:
-                    err(c, "send_copy_to_port takes a port")
-                p = self.operand(c.args[0], "read", params, 32)
-                if p[2] != "dev":
-                    err(c.args[0], "send_copy_to_port's port must be of "
-                        "@tc_type(\"dev\")")
+                p = self.port_operand(c, params, "")
                 out.append(f"mirror_port_egress {p[0]}")
                 return
             if fn.name in self.externs:
