@@ -21,6 +21,7 @@ when neither was asked, hands it on to the host stack, as upstream P4TC
 does.  A send nothing can follow (final_send_calls()) goes at once.
 """
 
+from .exprs import ARITH_OPS, CMP_OPS, Expressions
 from .source import CompileError
 from .syntax import Node, anno
 
@@ -28,9 +29,6 @@ from .syntax import Node, anno
 TC_TYPES = {"macaddr": "macaddr", "ipv4": "ipv4", "ipv6": "bit128",
             "dev": "dev", "be16": "be16", "be32": "be32", "be64": "be64"}
 
-CMP_OPS = {"==": "beq", "!=": "bne", "<": "blt", "<=": "ble", ">": "bgt",
-           ">=": "bge"}
-ARITH_OPS = {"+": "plus", "-": "sub", "&": "band", "|": "bor", "^": "bxor"}
 
 
 
@@ -79,7 +77,7 @@ def err(node, msg):
     raise CompileError(node.loc, msg)
 
 
-class Program:
+class Program(Expressions):
     def __init__(self, decls, pname, pipeid):
         self.decls = decls
         self.pname = pname
@@ -142,6 +140,15 @@ class Program:
     def const_value(self, e):
         if e.kind == "int":
             return e.value
+        if e.kind == "bool":
+            return int(e.value)
+        if e.kind == "member" and e.a.kind == "name":
+            d = self.types.get(e.a.name)
+            if isinstance(d, Node) and d.kind == "enum" and d.under is not None:
+                for m in d.members:
+                    if m.name == e.name and m.value is not None:
+                        return self.const_value(m.value)
+                err(e, f"{e.a.name} has no member {e.name} with a value")
         if e.kind == "name" and e.name in self.consts:
             return self.const_value(self.consts[e.name].value)
         if e.kind == "binop" and e.op in ("+", "-", "*", "<<", ">>", "&", "|"):
@@ -192,27 +199,39 @@ class Program:
         self.headers_struct(hdr_struct)
         self.parse_graph(parser)
         self.metadata(meta_struct)
-        self.control_block(control)
         self.deparser(deparser)
+        self.control_block(control)
         script, intro = self.script(), self.introspection()
         for d in (hdr_struct, meta_struct, parser, control, deparser):
             unhonoured(d)
         return script, intro
 
     def deparser(self, d):
-        """P4TC changes headers in place: the deparser may only emit every
-        header the parser extracts, each after those that lead to it."""
-        if d.locals:
-            err(d.locals[0], "the deparser may only emit headers (P4TC "
-                "writes headers in place: a checksum update belongs in the "
-                "control)")
-        order = []
+        """P4TC changes headers in place: the deparser must emit every
+        header the parser extracts, each after those that lead to it.
+        Its other statements (checksum updates) run at the end of the
+        control."""
+        self.deparser_node = d
+        self.dhdr = d.params[1].name if len(d.params) > 1 else None
+        self.deparser_locals = []
+        for l in d.locals:
+            if l.kind != "instance" or l.type.kind != "named" or \
+                    l.type.name != "InternetChecksum":
+                err(l, "the deparser may hold InternetChecksum instances "
+                    "only")
+            self.deparser_locals.append(l)
+        order, self.deparser_body = [], []
         for st in d.apply.body:
             c = st.call if st.kind == "callstmt" else None
-            if c is None or c.fn.kind != "member" or c.fn.name != "emit" or \
-                    len(c.args) != 1:
-                err(st, "the deparser may only emit headers: pkt.emit(hdr.h);")
-            h = self.hdr_ref(c.args[0], {d.params[1].name} if len(d.params) > 1 else set())
+            if c is None or c.fn.kind != "member" or c.fn.name != "emit":
+                if find_calls(st, method("emit")):
+                    err(st, "emit() at the top of the deparser's apply block "
+                        "only")
+                self.deparser_body.append(st)
+                continue
+            if len(c.args) != 1:
+                err(st, "pkt.emit(hdr.h);")
+            h = self.hdr_ref(c.args[0], {self.dhdr})
             if h is None:
                 err(st, "emit() of a header of the headers struct")
             if h in order:
@@ -441,6 +460,14 @@ class Program:
         self.actions = {}
         self.tables = {}
         self.registers = {}
+        self.checksums = {}
+        self.counters = {}
+        self.direct_counters = {}
+        self.control_scope = {}
+        self.scopes = [self.control_scope]
+        self.where = "apply"
+        self.inlining = []
+        init = []
         for l in c.locals:
             if l.kind == "action":
                 self.actions[l.name] = l
@@ -450,11 +477,26 @@ class Program:
                 self.consts[l.name] = l
             elif l.kind == "instance":
                 self.instance(l)
+            elif l.kind == "var":
+                self.start_statement()
+                self.declare(l, c.name, init, None)
             else:
-                err(l, "local variables in a control are not supported; "
-                    "use the metadata struct")
+                err(l, f"{l.kind} declarations are not supported in a control")
         self.changes_validity = bool(find_calls(c, method("setValid")) or
                                      find_calls(c, method("setInvalid")))
+        if self.changes_validity:
+            # validity the program changes is kept in a flag per header
+            # asked about, first derived from the parse graph
+            for x, names in ((c, {self.chdr}),
+                             (self.deparser_body, {self.dhdr})):
+                for v in find_calls(x, method("isValid")):
+                    h = self.hdr_ref(v.fn.a, names)
+                    if h is None or f"__valid_{h.name}" in self.control_scope:
+                        continue
+                    self.start_statement()
+                    flag = self.compiler_meta(f"pna_valid_{h.name}", 8)
+                    self.compute(self.path_cond(h, v, set()), flag, init, None)
+                    self.control_scope[f"__valid_{h.name}"] = flag
         self.final_sends = self.final_send_calls(c)
         # the compiler's metadata, for what the control calls
         if find_calls(c, function("drop_packet")):
@@ -465,7 +507,31 @@ class Program:
         for t in c.locals:
             if t.kind == "table":
                 self.table(t)
-        self.apply_cmds = self.stmts_to_cmds(c.apply, None, "apply")
+        for name, table in self.direct_counters.items():
+            acts = [] if table is None else [a.name for a, _ in next(
+                x for x in self.table_info if x["name"] == table)["acts"]]
+            for a in self.actions.values():
+                for x in find_calls(a, method("count")):
+                    if x.fn.a.kind == "name" and x.fn.a.name == name and \
+                            a.name not in acts:
+                        err(x, f"{name}.count() in action {a.name}, which is "
+                            f"not an action of the table {name} counts for"
+                            if table else f"{name} counts for no table "
+                            "(pna_direct_counter = NAME in a table)")
+        self.scope_name = "apply"
+        self.apply_cmds = init + self.stmts_to_cmds(c.apply, None, "apply")
+        if self.deparser_body:
+            # the deparser's statements (checksums) run once the control
+            # ends, before the packet goes; its names are its own
+            chdr, self.chdr = self.chdr, self.dhdr
+            self.scope_name = "deparser"
+            self.scopes = [self.control_scope]
+            for l in self.deparser_locals:
+                self.instance(l)
+            self.apply_cmds += self.stmts_to_cmds(
+                Node("block", self.deparser_node.loc, body=self.deparser_body),
+                None, "apply")
+            self.chdr = chdr
 
     def final_send_calls(self, c):
         """The send_to_port() calls that may send at once: the last
@@ -474,6 +540,8 @@ class Program:
         call can change the decision, and the packet is as it leaves.
         The others note the port for the end of the control (PNA)."""
         tail, other = set(), set()
+        if self.deparser_body:
+            return set()        # the deparser's statements come after
 
         def is_end(x):
             return x.kind in ("return", "exit", "empty")
@@ -518,8 +586,11 @@ class Program:
                     if r.kind == "name":
                         users.setdefault(r.name, set()).add(t.name)
         finals = set()
+        called = {x.fn.name for x in find_calls(c, lambda x: x.fn.kind == "name")}
         for name, tables in users.items():
             a = self.actions.get(name)
+            if name in called:
+                continue        # its body is also inlined where it is called
             # an action run by a table that is not applied last sends later
             if a is None or not tables <= tail - other:
                 continue
@@ -532,19 +603,57 @@ class Program:
         return finals
 
     def instance(self, l):
-        """An extern instance of the control: registers only, so far."""
+        """An extern instance: Register, Counter, DirectCounter,
+        InternetChecksum."""
         ty = l.type
         name = ty.name if ty.kind == "named" else None
-        if name != "Register":
-            err(l, f"extern {name} is not supported by P4TC's datapath"
-                if name in self.externs else f"{name} is not an extern")
-        if len(ty.args) != 2 or len(l.args) != 1:
-            err(l, "Register<T, S>(size) NAME")
-        w = self.width_of(ty.args[0], l)
+        if name == "Register":
+            if len(ty.args) != 2 or len(l.args) not in (1, 2):
+                err(l, "Register<T, S>(size) NAME")
+            w = self.width_of(ty.args[0], l)
+            self.registers[l.name] = (w, self.elements(l, "register"))
+        elif name == "Counter":
+            # P4TC has no counter object: a register of counts per type
+            if len(ty.args) != 2 or len(l.args) != 2:
+                err(l, "Counter<W, S>(size, PNA_CounterType_t.T) NAME")
+            w = self.width_of(ty.args[0], l)
+            n = self.elements(l, "counter")
+            kinds = self.counter_type(l.args[1], l)
+            for k in kinds:
+                reg = l.name if len(kinds) == 1 else f"{l.name}_{k}"
+                self.registers[reg] = (w, n)
+            self.counters[l.name] = (w, n, kinds)
+        elif name == "DirectCounter":
+            if len(ty.args) != 1 or len(l.args) != 1:
+                err(l, "DirectCounter<W>(PNA_CounterType_t.T) NAME")
+            self.counter_type(l.args[0], l)
+            self.direct_counters[l.name] = None     # its table, once bound
+        elif name == "InternetChecksum":
+            if l.args:
+                err(l, "InternetChecksum() takes no argument")
+            # the running ones' complement sum, folded by get()
+            self.checksums[l.name] = self.compiler_meta(f"pna_{l.name}", 32)
+        elif name in self.externs:
+            err(l, f"extern {name} is not supported by P4TC's datapath")
+        else:
+            err(l, f"{name} is not an extern")
+
+    def elements(self, l, what):
         n = self.const_value(l.args[0]) if l.args[0] is not None else None
         if n is None or not 1 <= n <= 128:
-            err(l, "a register's size is a constant of 1 to 128 elements")
-        self.registers[l.name] = (w, n)
+            err(l, f"a {what}'s size is a constant of 1 to 128 elements "
+                "(P4TC's registers)")
+        return n
+
+    def counter_type(self, e, l):
+        if e is not None and e.kind == "member" and e.a.kind == "name" and \
+                e.a.name == "PNA_CounterType_t":
+            kinds = {"PACKETS": ["packets"], "BYTES": ["bytes"],
+                     "PACKETS_AND_BYTES": ["packets", "bytes"]}.get(e.name)
+            if kinds:
+                return kinds
+        err(e or l, "PNA_CounterType_t.PACKETS, .BYTES or "
+            ".PACKETS_AND_BYTES")
 
     def register_elem(self, c, params):
         """r.read(I): the element's operand (I a constant)."""
@@ -581,7 +690,8 @@ class Program:
     def table(self, t):
         props = {p.name: p for p in t.props}
         for p in t.props:
-            if p.name not in ("key", "actions", "default_action", "size"):
+            if p.name not in ("key", "actions", "default_action", "size",
+                              "entries", "pna_direct_counter"):
                 err(p, f"table property {p.name} is not supported")
         keys = props["key"].value if "key" in props else []
         if not keys:
@@ -604,7 +714,7 @@ class Program:
             kfields.append((name, opnd, off, w, tct, k.match))
             off += w
         keysz = off
-        acts = []
+        acts, default_hit = [], None
         for a in props["actions"].value if "actions" in props else []:
             act, _ = self.table_action(a)
             flags = None
@@ -615,6 +725,18 @@ class Program:
                     err(a, "@tableonly and @defaultonly together")
                 flags = "defaultonly"
             acts.append((act, flags))
+            for h in ("default_hit", "default_hit_const"):
+                x = anno(a.annos, h)
+                if x is None:
+                    continue
+                if default_hit is not None:
+                    err(x, f"table {t.name} has two default hit actions")
+                if act.params:
+                    err(x, f"@{h} on {act.name}, which takes parameters: "
+                        "P4 gives their values nowhere")
+                if flags == "defaultonly":
+                    err(x, f"@{h} on a @defaultonly action")
+                default_hit = (act, h == "default_hit_const")
         default = None
         if "default_action" in props:
             p = props["default_action"]
@@ -623,7 +745,44 @@ class Program:
                 err(p, f"default action {act.name} is not in the table's actions")
             if len(args) != len(act.params):
                 err(p, f"{act.name} takes {len(act.params)} arguments")
-            default = (act, args, p.const)
+            if dict((a.name, f) for a, f in acts)[act.name] == "tableonly":
+                err(p, f"default action {act.name} is @tableonly")
+            override = [x for x in (anno(p.annos, "tc_may_override"),
+                                    anno(act.annos, "tc_may_override")) if x]
+            override += [x for q in act.params
+                         for x in [anno(q.annos, "tc_may_override")] if x]
+            if override and not p.const:
+                err(override[0], "@tc_may_override on a default action that "
+                    "is not const: the control plane may change it anyway")
+            default = (act, args, p.const, bool(override))
+            if override:
+                # the control plane may give the action other parameters,
+                # not make another action the default
+                acts = [(a, "tableonly" if a is not act and f is None else f)
+                        for a, f in acts]
+        counter = None
+        if "pna_direct_counter" in props:
+            p = props["pna_direct_counter"]
+            counter = p.value.name if p.value.kind == "name" else None
+            if counter not in self.direct_counters:
+                err(p, "pna_direct_counter names a DirectCounter of the control")
+            if self.direct_counters[counter] is not None:
+                err(p, f"{counter} already counts table "
+                    f"{self.direct_counters[counter]}")
+            self.direct_counters[counter] = t.name
+            # P4TC counts every hit of an entry: every action an entry may
+            # run must count, and only those of this table may
+            for a, f in acts:
+                if f != "defaultonly" and not any(
+                        x.kind == "callstmt" and x.call.fn.kind == "member" and
+                        x.call.fn.name == "count" and x.call.fn.a.kind == "name"
+                        and x.call.fn.a.name == counter for x in a.body.body):
+                    err(a, f"action {a.name} of table {t.name} does not call "
+                        f"{counter}.count() in its body: P4TC counts every "
+                        "hit of an entry")
+        entries = []
+        if "entries" in props:
+            entries = self.const_entries(props["entries"], kfields, acts)
         nummask = None
         nm = anno(t.annos, "nummask")
         if nm:
@@ -641,8 +800,85 @@ class Program:
                 err(props["size"], "size must be a positive constant")
         self.table_info.append(dict(node=t, name=t.name, type=ttype, keys=kfields,
                                     keysz=keysz, acts=acts, default=default,
+                                    default_hit=default_hit, entries=entries,
                                     size=size, nummask=nummask,
                                     id=len(self.table_info) + 1))
+
+    def const_entries(self, prop, kfields, acts):
+        """const entries = { KEYS : ACTION(ARGS); ... } as the table's
+        initial entries: read-only to the control plane (permissions
+        0x109), the first listed winning where several match."""
+        if not prop.const:
+            err(prop, "entries without const: P4TC's initial entries are const")
+        out = []
+        names = {a.name: a for a, _ in acts}
+        for i, e in enumerate(prop.value, 1):
+            if len(e.keys) != len(kfields):
+                err(e, f"{len(e.keys)} key values for {len(kfields)} key fields")
+            words = []
+            for k, (name, _, _, w, tct, match) in zip(e.keys, kfields):
+                words += self.entry_key(k, name, w, tct, match)
+            act, args = self.table_action(Node("actref", e.loc, ref=e.action,
+                                               annos=[]))
+            if act.name not in names:
+                err(e.action, f"{act.name} is not an action of this table")
+            if len(args) != len(act.params):
+                err(e.action, f"{act.name} takes {len(act.params)} arguments")
+            if any(m == "ternary" for *_, m in kfields):
+                words.append(f"prio {i}")
+            words.append("permissions 0x109")
+            words.append(f"action {self.action_path(act.name)}")
+            words += self.param_words(act, args)
+            out.append(" ".join(words))
+        return out
+
+    def entry_key(self, k, name, w, tct, match):
+        if k.kind == "dontcare":
+            if match == "exact":
+                err(k, "an exact key field takes a value")
+            return []
+        if k.kind == "range":
+            err(k, "ranges are not a match kind of P4TC")
+        if k.kind == "mask":
+            v, m = self.const_value(k.value), self.const_value(k.mask)
+            if v is None or m is None:
+                err(k, "key values and masks must be constants")
+            if match == "exact":
+                err(k, "a mask on an exact key field")
+            if match == "lpm":
+                plen = bin(m).count("1")
+                if m != ((1 << plen) - 1) << (w - plen):
+                    err(k, "an lpm key's mask must be a prefix")
+                return [name, f"{self.value_text(v, tct, k, w)}/{plen}"]
+            return [name, f"{self.value_text(v, tct, k, w)}/"
+                    f"{self.value_text(m, tct, k, w)}"]
+        v = self.const_value(k)
+        if v is None:
+            err(k, "key values must be constants")
+        return [name, self.value_text(v, tct, k, w)]
+
+    @staticmethod
+    def value_text(v, tct, at, w):
+        """A constant as tc writes a value of type TCT."""
+        if v < 0 or v >> w:
+            err(at, f"{v} does not fit in {w} bits")
+        if tct == "ipv4":
+            return ".".join(str(v >> s & 255) for s in (24, 16, 8, 0))
+        if tct == "macaddr":
+            return ":".join(f"{v >> s & 255:02x}" for s in range(40, -8, -8))
+        return str(v)
+
+    def param_words(self, act, args):
+        ps = self.param_types(act)
+        words = []
+        for p, a in zip(act.params, args):
+            v = self.const_value(a)
+            if v is None:
+                err(a, "action arguments here must be constants")
+            w, tct = ps[p.name]
+            words.append(f"param {self.param_name(ps, p.name)} "
+                         f"{self.value_text(v, tct, a, w)}")
+        return words
 
     def expr_name(self, e):
         if e.kind == "member":
@@ -685,6 +921,8 @@ class Program:
             if e.args:
                 err(e, "packet_length() takes no argument")
             return "metadata.kernel.pktlen", 32, "bit32"
+        if e.kind == "name" and self.lookup(e.name) is not None:
+            return self.lookup(e.name)
         if e.kind == "name" and params is not None and e.name in params:
             w, tct = params[e.name]
             return (f"param.{self.param_name(params, e.name)}", w, tct)
@@ -698,7 +936,8 @@ class Program:
             return inner
         v = self.const_value(e)
         if v is not None:
-            w = width or (e.width if e.kind == "int" and e.width else None)
+            w = width or (e.width if e.kind == "int" and e.width else None) or \
+                (1 if e.kind == "bool" else None)
             if w is None:
                 err(e, "a constant's width is not known here; cast it: (bit<N>)")
             if v < 0:
@@ -726,9 +965,12 @@ class Program:
 
     def stmt(self, s, out, params, end, where):
         k = s.kind
+        self.start_statement()
         if k == "block":
+            self.scopes.append({})
             for x in s.body:
                 self.stmt(x, out, params, end, where)
+            self.scopes.pop()
         elif k == "empty":
             pass
         elif k in ("return", "exit"):
@@ -736,7 +978,7 @@ class Program:
                 err(s, "return with a value")
             out.append(f"jump {end}")
         elif k == "assign":
-            self.assign(s, out, params)
+            self.compute(s.rhs, self.lvalue(s.lhs, params), out, params)
         elif k == "if" and s.els is None and self.is_return(s.then):
             self.branch(s.cond, end, True, out, params)
         elif k == "if":
@@ -755,8 +997,12 @@ class Program:
             self.call(s.call, out, params, where)
         elif k == "switch":
             self.switch(s, out, params, end, where)
-        elif k in ("var", "const"):
-            err(s, "local variables are not supported; use the metadata struct")
+        elif k == "var":
+            self.declare(s, self.scope_name, out, params)
+        elif k == "const":
+            if self.const_value(s.value) is None:
+                err(s.value, "a constant's value must be known when compiling")
+            self.consts[s.name] = s
         else:
             err(s, f"{k} statements are not supported")
 
@@ -811,45 +1057,13 @@ class Program:
             s = s.body[0]
         return s.kind in ("return", "exit") and getattr(s, "value", None) is None
 
-    def assign(self, s, out, params, dest=None):
-        dst, dw, _ = dest or self.operand(s.lhs, "write", params)
-        if dst.startswith(("param.", "constant.")):
-            err(s.lhs, "assignment to a parameter or constant")
-        r = s.rhs
-        if r.kind == "binop" and r.op in ARITH_OPS and self.const_value(r) is None \
-                and not any(x.kind in ("binop", "unop", "cond") and
-                            self.const_value(x) is None for x in (r.a, r.b)):
-            a = self.operand(r.a, "read", params, dw)
-            b = self.operand(r.b, "read", params, dw)
-            out.append(f"{ARITH_OPS[r.op]} {dst} {a[0]} {b[0]}")
-            return
-        if r.kind == "binop" and r.op == "++":
-            parts = self.concat_parts(r)
-            ops = [self.operand(p, "read", params)[0] for p in parts]
-            out.append(f"concat {dst} " + " ".join(ops))
-            return
-        if r.kind in ("binop", "unop", "cond") and self.const_value(r) is None:
-            err(r, "one operation per assignment (P4TC commands take two "
-                "operands): split it over the metadata")
-        src = self.operand(r, "read", params, dw)
-        if src[1] > dw:
-            err(s, f"a {src[1]}-bit value into {dw} bits: cast it")
-        out.append(f"set {dst} {src[0]}")
-
-    def concat_parts(self, e):
-        if e.kind == "binop" and e.op == "++":
-            return self.concat_parts(e.a) + self.concat_parts(e.b)
-        return [e]
-
-    def compare(self, c, params):
-        if c.kind != "binop" or c.op not in CMP_OPS:
-            err(c, "a condition must compare two values (==, !=, <, <=, >, >=)")
+    def compare(self, c, out, params):
         # a constant takes the other side's width
         if self.const_value(c.a) is None:
-            a = self.operand(c.a, "read", params)
-            return a, self.operand(c.b, "read", params, a[1])
-        b = self.operand(c.b, "read", params)
-        return self.operand(c.a, "read", params, b[1]), b
+            a = self.value(c.a, out, params)
+            return a, self.value(c.b, out, params, a[1])
+        b = self.value(c.b, out, params)
+        return self.value(c.a, out, params, b[1]), b
 
     def branch(self, c, label, when, out, params):
         """Jump to LABEL when C is WHEN, fall through otherwise."""
@@ -879,10 +1093,17 @@ class Program:
                 self.branch(c.a, skip, not when, out, params)
                 self.branch(c.b, label, when, out, params)
                 out.append(f"label {skip}")
-        else:
-            a, b = self.compare(c, params)
+        elif c.kind == "binop" and c.op in CMP_OPS:
+            a, b = self.compare(c, out, params)
             ctl = f"jump {label} / pipe" if when else f"pipe / jump {label}"
             out.append(f"{CMP_OPS[c.op]} {a[0]} {b[0]} control {ctl}")
+        elif self.const_value(c) is None:
+            # a value of type bool (a variable, a field): 1 holds
+            v = self.value(c, out, params)
+            ctl = f"jump {label} / pipe" if when else f"pipe / jump {label}"
+            out.append(f"bne {v[0]} constant.bit{v[1]}.0x0 control {ctl}")
+        elif bool(self.const_value(c)) == when:
+            out.append(f"jump {label}")
 
     # -- header validity, from the parse graph ---------------------------------
     def valid_cond(self, c):
@@ -894,9 +1115,9 @@ class Program:
         if h is None:
             err(c, "isValid() of a header of the headers struct")
         if self.changes_validity:
-            err(c, "isValid() in a program that calls setValid() or "
-                "setInvalid() is not supported: the compiler derives "
-                "validity from the parse graph")
+            return Node("binop", c.loc, op="!=",
+                        a=Node("name", c.loc, name=f"__valid_{h.name}"),
+                        b=Node("int", c.loc, value=0, width=None, signed=False))
         return self.path_cond(h, c, set())
 
     def path_cond(self, h, at, seen):
@@ -988,8 +1209,22 @@ class Program:
             if fn.name in self.externs:
                 err(c, f"extern {fn.name}() is not supported by P4TC's datapath")
             if fn.name in self.actions or fn.name in self.actions_top:
-                err(c, "calling an action from another is not supported yet")
+                self.inline(c, out, params, where)
+                return
             err(c, f"unknown function {fn.name}")
+        if fn.kind == "member" and fn.a.kind == "name" and \
+                fn.a.name in self.checksums:
+            self.checksum_call(c, out, params)
+            return
+        if fn.kind == "member" and fn.a.kind == "name" and fn.name == "count" \
+                and fn.a.name in self.counters:
+            self.count(c, out, params)
+            return
+        if fn.kind == "member" and fn.a.kind == "name" and fn.name == "count" \
+                and fn.a.name in self.direct_counters:
+            if c.args:
+                err(c, "a direct counter's count() takes no argument")
+            return      # the table's entries count their hits
         if fn.kind == "member" and fn.name == "apply" and fn.a.kind == "name" \
                 and fn.a.name in self.tables:
             if where != "apply":
@@ -1001,8 +1236,7 @@ class Program:
             if len(c.args) != 2:
                 err(c, "write(index, value)")
             dst, w = self.register_elem(c, params)
-            self.assign(Node("assign", c.loc, lhs=None, rhs=c.args[1]), out,
-                        params, (dst, w, f"bit{w}"))
+            self.compute(c.args[1], (dst, w, f"bit{w}"), out, params)
             return
         if fn.kind == "member" and fn.name in ("setValid", "setInvalid"):
             h = self.hdr_ref(fn.a, {self.chdr})
@@ -1015,10 +1249,145 @@ class Program:
                     "extracts: P4TC puts a header where the parse graph has it")
             out.append(f"{fn.name.lower()} header.{self.pname}."
                        f"{self.parser_name}.{h.name}")
+            flag = self.lookup(f"__valid_{h.name}")
+            if flag is not None:
+                out.append(f"set {flag[0]} constant.bit8."
+                           f"{int(fn.name == 'setValid'):#x}")
             return
         if fn.kind == "member" and fn.name == "isValid":
             err(c, "isValid() is not supported yet")
         err(c, "this call is not supported")
+
+    def inline(self, c, out, params, where):
+        """An action called as a function: its body, here, with its
+        parameters bound to copies of the arguments (P4 evaluates them
+        before the call)."""
+        name = c.fn.name
+        a = self.actions.get(name) or self.actions_top[name]
+        if name in self.inlining:
+            err(c, f"{name} calls itself")
+        if len(c.args) != len(a.params):
+            err(c, f"{name} takes {len(a.params)} arguments")
+        ps = self.param_types(a)
+        bind = {}
+        for p, arg in zip(a.params, c.args):
+            w, tct = ps[p.name]
+            v = self.compiler_meta(f"pna_{name}_{p.name}", w,
+                                   None if tct == f"bit{w}" else tct)
+            self.compute(arg, v, out, params)
+            bind[p.name] = v
+        saved = self.scopes, self.scope_name
+        self.scopes, self.scope_name = [self.control_scope, bind], name
+        self.inlining.append(name)
+        end = self.new_label()
+        self.stmt(a.body, out, None, end, where)
+        out.append(f"label {end}")
+        self.inlining.pop()
+        self.scopes, self.scope_name = saved
+
+    # -- externs -----------------------------------------------------------------
+    def checksum_words(self, data, out, params):
+        """DATA (a list, or one value) as 16-bit words: (operand, pieces)."""
+        items = data.items if data.kind == "list" else [data]
+        bits = []       # (operand, width) of each item, most significant first
+        for it in items:
+            w = self.ewidth(it, params)
+            if w is None:
+                err(it, "a constant's width is not known here; cast it: (bit<N>)")
+            bits.append((self.widen(self.value(it, out, params, w), w, out), w))
+        total = sum(w for _, w in bits)
+        if total % 8:
+            err(data, f"checksum data of {total} bits: whole bytes only")
+        if total % 16:
+            bits.append((("constant.bit8.0x0", 8, None), 8))   # RFC 1071's pad
+        words, word, filled = [], [], 0
+        for v, w in bits:
+            at = 0                          # bits of v already taken, from the top
+            while at < w:
+                n = min(w - at, 16 - filled)
+                hi = w - 1 - at
+                word.append(self.slice_of(v, hi - n + 1, hi, out, data))
+                at += n
+                filled += n
+                if filled == 16:
+                    words.append(word)
+                    word, filled = [], 0
+        result = []
+        for pieces in words:
+            if len(pieces) == 1:
+                result.append(pieces[0])
+            else:
+                t = self.tmp(16)
+                self.concat_ops(pieces, t, out)
+                result.append(t)
+        return result
+
+    def checksum_call(self, c, out, params):
+        """clear(), add(data), subtract(data), set_state(s) of an
+        InternetChecksum: a ones' complement sum in 32 bits, the carries
+        folded back by get()."""
+        acc = self.checksums[c.fn.a.name][0]
+        m = c.fn.name
+        if m == "clear" and not c.args:
+            out.append(f"set {acc} constant.bit32.0x0")
+        elif m in ("add", "subtract") and len(c.args) == 1:
+            for wd in self.checksum_words(c.args[0], out, params):
+                if m == "subtract":
+                    t = self.tmp(16)
+                    out.append(f"bxor {t[0]} {wd[0]} constant.bit16.0xffff")
+                    wd = t
+                out.append(f"plus {acc} {acc} {wd[0]}")
+        elif m == "set_state" and len(c.args) == 1:
+            v = self.value(c.args[0], out, params, 16)
+            out.append(f"set {acc} {v[0]}")
+        elif m in ("get", "get_state"):
+            err(c, f"{m}() returns a value: use it")
+        else:
+            err(c, f"InternetChecksum has no method {m} with "
+                f"{len(c.args)} arguments")
+
+    def value_call(self, e, out=None, params=None):
+        """A call with a value the commands compute (InternetChecksum's
+        get() and get_state()): None for other calls; the operand, or
+        only its width when OUT is None."""
+        fn = e.fn
+        if not (fn.kind == "member" and fn.a.kind == "name" and
+                fn.a.name in getattr(self, "checksums", {}) and
+                fn.name in ("get", "get_state")):
+            return None
+        if e.args:
+            err(e, f"{fn.name}() takes no argument")
+        if out is None:
+            return ("", 16, None)
+        acc = self.checksums[fn.a.name][0]
+        t = self.tmp(32)
+        out.append(f"plus {t[0]} {acc}[0-15] {acc}[16-31]")
+        out.append(f"plus {t[0]} {t[0]}[0-15] {t[0]}[16-31]")
+        if fn.name == "get_state":
+            return (f"{t[0]}[0-15]", 16, "bit16")
+        r = self.tmp(16)
+        out.append(f"bxor {r[0]} {t[0]}[0-15] constant.bit16.0xffff")
+        return r
+
+    def count(self, c, out, params):
+        """Counter.count(index): one more packet, its bytes, or both."""
+        name = c.fn.a.name
+        w, n, kinds = self.counters[name]
+        if len(c.args) != 1:
+            err(c, "count(index)")
+        i = self.const_value(c.args[0])
+        if i is None:
+            err(c.args[0], "counter indexes must be constants in P4TC's "
+                "commands")
+        if not 0 <= i < n:
+            err(c.args[0], f"index {i} is outside counter {name} of {n} "
+                "elements")
+        for k in kinds:
+            reg = name if len(kinds) == 1 else f"{name}_{k}"
+            e = f"register.{self.pname}.{reg}[{i}]"
+            by = f"constant.bit{w}.0x1" if k == "packets" else \
+                "metadata.kernel.pktlen" + (f"[0-{w - 1}]" if w < 32 else "")
+            out.append(f"plus {e} {e} {by}")
 
     # -- output ----------------------------------------------------------------
     @staticmethod
@@ -1089,23 +1458,28 @@ class Program:
         for t in self.table_info:
             line = (f"p4template update table/{P}/{self.control.name}/{t['name']} "
                     f"key action {P}/{self.control.name}/{t['name']}_key")
-            if t["default"]:
-                act, args, const = t["default"]
-                line += " default_miss_action"
+            if t["default_hit"]:
+                act, const = t["default_hit"]
+                line += " default_hit_action"
                 if const:
                     line += " permissions 0x109"
                 line += f" action {self.action_path(act.name)}"
-                ps = self.param_types(act)
-                for p, a in zip(act.params, args):
-                    v = self.const_value(a)
-                    if v is None:
-                        err(a, "default action arguments must be constants")
-                    line += f" param {self.param_name(ps, p.name)} {v}"
+            if t["default"]:
+                act, args, const, override = t["default"]
+                line += " default_miss_action"
+                if const:
+                    # control: read (and update, @tc_may_override); datapath RX
+                    line += " permissions 0x189" if override else " permissions 0x109"
+                line += f" action {self.action_path(act.name)}"
+                for w in self.param_words(act, args):
+                    line += " " + w
             line += " table_acts"
             for act, flags in t["acts"]:
                 line += f" act name {self.action_path(act.name)}"
                 if flags:
                     line += f" flags {flags}"
+            for e in t["entries"]:
+                line += " entry " + e
             L.append(line)
         L.append(f"p4template create action/{P}/{self.control.name}/apply "
                  + " ".join(f"cmd {c}" for c in apply) + " state active")
@@ -1146,6 +1520,7 @@ class Program:
 
     def action_line(self, a):
         ps = self.param_types(a)
+        self.scopes, self.scope_name = [self.control_scope, {}], a.name
         cmds = self.stmts_to_cmds(a.body, ps, "action")
         if "pna_action_run" in self.pna_used:
             cmds.insert(0, f"set metadata.{self.pname}.pna_action_run "
