@@ -73,9 +73,7 @@ class Expressions:
         self.scopes[-1][d.name] = v
         if d.init is not None:
             self.compute(d.init, v, out, params)
-        elif scope != self.control.name:
-            # P4 leaves it undefined; a block run twice sees its old value
-            out.append(f"set {v[0]} constant.bit{w}.0x0")
+        # else P4 leaves it undefined: it holds what it held, 0 at first
         return v
 
     def lookup(self, name):
@@ -206,6 +204,9 @@ class Expressions:
             src = self.operand(e, "read", params, dw)
             out.append(f"set {dst[0]} {src[0]}")
             return
+        if self.is_bool(e) or k == "cond":
+            self.compute_branches(e, dst, out, params)
+            return
         we = self.ewidth(e, params)
         if not self.is_leaf(e) and k not in ("cast", "slice") and \
                 we is not None and we < dw:
@@ -213,9 +214,6 @@ class Expressions:
             t = self.tmp(we)
             self.compute(e, t, out, params)
             out.append(f"set {dst[0]} {t[0]}")
-            return
-        if self.is_bool(e) or k == "cond":
-            self.compute_branches(e, dst, out, params)
             return
         if k == "binop" and e.op in ARITH_OPS:
             a = self.value(e.a, out, params, dw)
@@ -266,9 +264,29 @@ class Expressions:
             err(e, f"a {src[1]}-bit value into {dw} bits: cast it")
         out.append(f"set {dst[0]} {src[0]}")
 
+    def reads(self, e, dst, params):
+        """Whether E reads the object DST writes."""
+        base = SLICE.sub("", dst[0])
+        if isinstance(e, list):
+            return any(self.reads(x, dst, params) for x in e)
+        if not isinstance(e, Node):
+            return False
+        if e.kind == "member" and self.hdr_ref(e, {self.chdr}) is not None:
+            return False
+        if self.is_leaf(e) and self.const_value(e) is None:
+            try:
+                return SLICE.sub("", self.operand(e, "read", params)[0]) == base
+            except CompileError:
+                return True
+        return any(self.reads(v, dst, params) for v in e.f.values())
+
     def compute_branches(self, e, dst, out, params):
-        """A bool or c ? a : b, into a temporary first: E may read DST."""
-        t = self.tmp(dst[1]) if e.kind == "cond" else self.tmp(1)
+        """A bool or c ? a : b: straight into DST unless E reads it."""
+        w = self.ewidth(e, params) or dst[1]
+        if self.reads(e, dst, params):
+            t = self.tmp(w)
+        else:
+            t = dst
         other, done = self.new_label(), self.new_label()
         if e.kind == "cond":
             self.branch(e.cond, other, False, out, params)
@@ -283,7 +301,8 @@ class Expressions:
             out.append(f"label {other}")
             out.append(f"set {t[0]} constant.bit1.0x0")
         out.append(f"label {done}")
-        out.append(f"set {dst[0]} {t[0]}")
+        if t is not dst:
+            out.append(f"set {dst[0]} {t[0]}")
 
     def shift(self, x, op, n, dst, out, params, at):
         w = self.ewidth(x, params) or dst[1]

@@ -21,7 +21,7 @@ when neither was asked, hands it on to the host stack, as upstream P4TC
 does.  A send nothing can follow (final_send_calls()) goes at once.
 """
 
-from .exprs import ARITH_OPS, CMP_OPS, Expressions
+from .exprs import CMP_OPS, Expressions
 from .source import CompileError
 from .syntax import Node, anno
 
@@ -151,14 +151,42 @@ class Program(Expressions):
                 err(e, f"{e.a.name} has no member {e.name} with a value")
         if e.kind == "name" and e.name in self.consts:
             return self.const_value(self.consts[e.name].value)
-        if e.kind == "binop" and e.op in ("+", "-", "*", "<<", ">>", "&", "|"):
+        w = self.const_width(e)
+        if e.kind == "binop" and e.op in ("+", "-", "*", "<<", ">>", "&", "|", "^"):
             a, b = self.const_value(e.a), self.const_value(e.b)
             if a is None or b is None:
                 return None
-            return {"+": a + b, "-": a - b, "*": a * b, "<<": a << b,
-                    ">>": a >> b, "&": a & b, "|": a | b}[e.op]
+            v = {"+": a + b, "-": a - b, "*": a * b, "<<": a << b,
+                 ">>": a >> b, "&": a & b, "|": a | b, "^": a ^ b}[e.op]
+            # a typed constant wraps at its width, as P4 says
+            return v % (1 << w) if w else v
+        if e.kind == "unop" and e.op in ("~", "-") and (w or e.op == "-"):
+            a = self.const_value(e.a)
+            if a is None:
+                return None
+            v = ~a if e.op == "~" else -a
+            return v % (1 << w) if w else v
         if e.kind == "cast":
-            return self.const_value(e.a)
+            a = self.const_value(e.a)
+            return None if a is None else a % (1 << w)
+        return None
+
+    def const_width(self, e):
+        """The width of a constant expression's type, None for an int."""
+        if e.kind == "int":
+            return e.width
+        if e.kind == "cast":
+            r = self.resolve(e.type)
+            return r[1] if isinstance(r, tuple) and r[0] == "bits" else 1
+        if e.kind == "binop" and e.op in ("<<", ">>"):
+            return self.const_width(e.a)
+        if e.kind in ("binop", "unop"):
+            return self.const_width(e.a) or (self.const_width(e.b)
+                                             if e.kind == "binop" else None)
+        if e.kind == "name" and e.name in self.consts:
+            c = self.consts[e.name]
+            r = self.resolve(c.type) if c.f.get("type") is not None else None
+            return r[1] if isinstance(r, tuple) and r[0] == "bits" else None
         return None
 
     # -- the package -----------------------------------------------------------
@@ -977,6 +1005,8 @@ class Program(Expressions):
             if k == "return" and s.value is not None:
                 err(s, "return with a value")
             out.append(f"jump {end}")
+        elif k == "assign" and self.hdr_ref(s.lhs, {self.chdr}) is not None:
+            self.header_copy(s, out)
         elif k == "assign":
             self.compute(s.rhs, self.lvalue(s.lhs, params), out, params)
         elif k == "if" and s.els is None and self.is_return(s.then):
@@ -1056,6 +1086,22 @@ class Program(Expressions):
         while s.kind == "block" and len(s.body) == 1:
             s = s.body[0]
         return s.kind in ("return", "exit") and getattr(s, "value", None) is None
+
+    def header_copy(self, s, out):
+        """hdr.a = hdr.b (headers of one type): field by field.  P4 also
+        copies validity: the destination must be valid already."""
+        dst = self.hdr_ref(s.lhs, {self.chdr})
+        src = self.hdr_ref(s.rhs, {self.chdr})
+        if src is None:
+            err(s.rhs, "a header is assigned a header of the headers struct")
+        if src.decl is not dst.decl:
+            err(s, f"{dst.name} and {src.name} are headers of different types")
+        if dst.alias_of is not None or src.alias_of is not None or \
+                dst.lenfield or src.lenfield:
+            err(s, "copying headers of variable length is not supported")
+        fld = f"hdrfield.{self.pname}.{self.parser_name}"
+        for f in dst.fields:
+            out.append(f"set {fld}.{dst.name}.{f} {fld}.{src.name}.{f}")
 
     def compare(self, c, out, params):
         # a constant takes the other side's width

@@ -6,6 +6,8 @@
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 export PATH=$top/build/iproute2/bin:$PATH
+# const entries name their key fields: tc reads them from the JSON
+export INTROSPECTION=$top/tests/compiler/golden
 for tc in "$top"/tests/compiler/golden/*.tc; do
 	name=$(basename "$tc" .tc)
 	if ! expect_ok "$name: loads" tc -b "$tc"; then

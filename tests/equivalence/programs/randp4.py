@@ -83,6 +83,33 @@ control deparser(packet_out pkt, in headers_t hdr, in metadata_t meta,
 PNA_NIC(parser1(), cb(), deparser()) main;
 """
 
+# or with the IPv4 header checksum computed again (InternetChecksum)
+TAIL_CHECKSUM = """
+control deparser(packet_out pkt, inout headers_t hdr, in metadata_t meta,
+                 in pna_main_output_metadata_t ostd) {
+    InternetChecksum() ck;
+    apply {
+        if (hdr.ipv4.isValid()) {
+            ck.clear();
+            ck.add({hdr.ipv4.version, hdr.ipv4.ihl, hdr.ipv4.tos,
+                    hdr.ipv4.totalLen, hdr.ipv4.identification,
+                    hdr.ipv4.flags, hdr.ipv4.fragOffset, hdr.ipv4.ttl,
+                    hdr.ipv4.protocol, hdr.ipv4.srcAddr, hdr.ipv4.dstAddr});
+            hdr.ipv4.hdrChecksum = ck.get();
+        }
+        pkt.emit(hdr.ethernet); pkt.emit(hdr.ipv4);
+        pkt.emit(hdr.ipv4_options); pkt.emit(hdr.udp);
+    }
+}
+
+PNA_NIC(parser1(), cb(), deparser()) main;
+"""
+
+# what expressions read: (P4 expression, bits)
+READABLE = [("hdr.ipv4.ttl", 8), ("hdr.ipv4.tos", 8), ("hdr.ipv4.totalLen", 16),
+            ("hdr.ipv4.identification", 16), ("hdr.ipv4.srcAddr", 32),
+            ("hdr.ipv4.dstAddr", 32), ("meta.m", 32)]
+
 # randprog's key fields, as P4 expressions
 KEY_EXPR = {"ip_dst": "hdr.ipv4.dstAddr", "ip_src": "hdr.ipv4.srcAddr",
             "ip_proto": "hdr.ipv4.protocol", "ip_ttl": "hdr.ipv4.ttl",
@@ -105,7 +132,8 @@ class RandomP4Program(randprog.RandomProgram):
         self.pipeid = 1100 + k % 1000
         self.tables = []
         self.actions = {}
-        src = HEADERS + self._control(rnd.randrange(1, 4)) + TAIL
+        tail = TAIL if rnd.random() < 0.6 else TAIL_CHECKSUM
+        src = HEADERS + self._control(rnd.randrange(1, 4)) + tail
         os.makedirs(out_dir, exist_ok=True)
         self.P4 = os.path.join(out_dir, f"{p}.p4")
         with open(self.P4, "w") as f:
@@ -128,6 +156,33 @@ class RandomP4Program(randprog.RandomProgram):
         r = self.rnd
         return r.choice([0, 1, 2, 64, 255, r.getrandbits(bits)]) % (1 << bits)
 
+    def _expr(self, bits, depth=0):
+        """A random expression of BITS bits: nested operations, shifts,
+        slices, casts, conditionals (temporaries in the compiler)."""
+        r = self.rnd
+        k = r.random() if depth < 3 else 0
+        if k < 0.3:
+            srcs = [s for s, b in READABLE if b == bits] + ["const"]
+            s = r.choice(srcs)
+            return f"{bits}w{self._const(bits)}" if s == "const" else s
+        if k < 0.55:
+            op = r.choice(["+", "-", "&", "|", "^"])
+            return f"({self._expr(bits, depth + 1)} {op} {self._expr(bits, depth + 1)})"
+        if k < 0.65:
+            return f"({self._expr(bits, depth + 1)} {r.choice(['<<', '>>'])} " \
+                   f"{r.randrange(0, bits)})"
+        if k < 0.7:
+            return f"(~{self._expr(bits, depth + 1)})"
+        if k < 0.85:
+            # a slice of a wider field, widened or narrowed back
+            src, sb = r.choice([x for x in READABLE if x[1] >= 8])
+            lo = r.randrange(0, sb)
+            hi = r.randrange(lo, min(sb, lo + bits))
+            return f"((bit<{bits}>){src}[{hi}:{lo}])"
+        cmp = r.choice(["==", "!=", ">", "<"])
+        return (f"({self._expr(8, depth + 1)} {cmp} {self._expr(8, depth + 1)} ? "
+                f"{self._expr(bits, depth + 1)} : {self._expr(bits, depth + 1)})")
+
     def _action(self, name):
         r = self.rnd
         params, body = [], []
@@ -138,10 +193,18 @@ class RandomP4Program(randprog.RandomProgram):
                 pn = f"v{c}"
                 params.append((pn, typ, bits))
                 body.append(f"{dst} = {pn};")
-            elif kind < 0.6:
+            elif kind < 0.55:
                 op = r.choice(["+", "-", "&", "|", "^"])
                 body.append(f"{dst} = {dst} {op} {self._const(bits)};")
+            elif kind < 0.68:
+                body.append(f"{dst} = {self._expr(bits)};")
+            elif kind < 0.74:
+                body.append(f"bit<16> l{c} = {self._expr(16)};")
+                body.append(f"{dst} = (bit<{bits}>)(l{c} ^ {self._expr(16)});"
+                            if bits <= 16 else f"{dst} = (bit<32>)l{c} + {dst};")
             elif kind < 0.8:
+                body.append(f"helper({self._expr(8)});")
+            elif kind < 0.86:
                 cmp = r.choice(["==", "!=", ">", "<", ">=", "<="])
                 then = r.choice(["drop_packet(); return;", "return;",
                                  f"{dst} = {self._const(bits)};"])
@@ -193,6 +256,7 @@ class RandomP4Program(randprog.RandomProgram):
                "           inout pna_main_output_metadata_t ostd) {\n",
                "    Register<bit<32>, bit<32>>(2) counts;\n",
                "    action drop() { drop_packet(); }\n",
+               "    action helper(bit<8> x) { hdr.ipv4.tos = x ^ 8w0x5a; }\n",
                "    action host() { }\n", "    action nop() { }\n"]
         self.actions = {"drop": [], "host": [], "nop": []}
         for a in range(r.randrange(1, 4)):

@@ -1,0 +1,152 @@
+#!/bin/bash
+# Upstream-style samples that p4tc-compile compiles (tests/compiler/
+# upstream/, their scripts the goldens the host test checks), on real
+# packets: what the compiler lowers beyond one command per statement.
+#
+# - checksum.p4: h1 and h2 (one subnet, static neighbours: the parser
+#   rejects ARP) through p1/p2; each port's entry rewrites the MACs,
+#   takes one off the TTL and sends to the other port; the deparser's
+#   InternetChecksum recomputes the IPv4 header checksum.  A ping that
+#   comes back proves the checksum right (Linux drops an IPv4 packet
+#   with a bad one); h2 sees TTL 63.
+# - calculator.p4: frames of EtherType 0x1234 from h1 go back to h1 with
+#   the result of their operation (const entries on the operation, local
+#   variables, actions calling actions, shifts and slices); a frame of
+#   another version is dropped; the const entries cannot be deleted.
+# - ipip.p4: h1 to h2 through an IPv4-in-IPv4 tunnel (t1/t2): p1 pushes
+#   the outer header (setValid, a header copy), t2 pops it (setInvalid);
+#   in the tunnel, the outer header's checksum (computed in the
+#   deparser) is right and its protocol 4.
+. "$(dirname "$0")/lib.sh"
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+export INTROSPECTION=$top/tests/compiler/golden
+cap=$(mktemp)
+caperr=$(mktemp)
+
+cleanup() {
+	for p in p1 p2 t1; do
+		ip link del $p 2>/dev/null
+	done
+	for ns in h1 h2; do
+		ip netns del $ns 2>/dev/null
+	done
+	for p in checksum calculator ipip; do
+		tc p4template del pipeline/$p 2>/dev/null
+	done
+	rm -f "$cap" "$caperr"
+}
+trap cleanup EXIT
+
+two_hosts 10.62.0
+mac1=$(ip netns exec h1 cat /sys/class/net/x1/address)
+mac2=$(ip netns exec h2 cat /sys/class/net/x2/address)
+ip -n h1 neigh add 10.62.0.2 lladdr 02:00:00:00:62:02 dev x1
+ip -n h2 neigh add 10.62.0.1 lladdr 02:00:00:00:62:01 dev x2
+for d in p1 p2; do
+	tc qdisc add dev $d clsact
+done
+
+# bind PROG DEV...: PROG's filter on the ingress of each DEV (replacing
+# the one before)
+bind() {
+	local p=$1 d
+	shift
+	for d in "$@"; do
+		tc filter del dev "$d" ingress 2>/dev/null
+		expect_ok "$p on $d" tc filter add dev "$d" ingress prio 1 p4 pname "$p"
+	done
+}
+
+# --- checksum -----------------------------------------------------------
+expect_ok "load checksum" tc -b "$INTROSPECTION/checksum.tc"
+bind checksum p1 p2
+T="tc p4 create checksum/table/ingress/fwd_table"
+expect_ok "p1 to p2" $T port p1 action checksum/ingress/send_nh \
+	param port_id p2 param dmac "$mac2" param smac 02:00:00:00:62:01
+expect_ok "p2 to p1" $T port p2 action checksum/ingress/send_nh \
+	param port_id p1 param dmac "$mac1" param smac 02:00:00:00:62:02
+expect_ok "h1 pings h2 (the checksums are right)" \
+	ip netns exec h1 ping -c 2 -W 2 10.62.0.2
+capture h2 x2 -v -Q in icmp
+ip netns exec h1 ping -c 1 -W 2 10.62.0.2 >/dev/null 2>&1
+capture_wait
+grep -q "ttl 63," "$cap" || fail "checksum: h2 did not see TTL 63: $(cat "$cap")"
+grep -q "bad cksum" "$cap" && fail "checksum: a bad checksum: $(cat "$cap")"
+j=$(tc -s -j p4 get checksum/table/ingress/fwd_table port p1)
+n=$(json_get "$j" 'j[1]["entries"][0]["stats"]["packets"]')
+[ "$n" -ge 3 ] 2>/dev/null || fail "checksum: p1's entry counted '$n' packets, expected 3 or more"
+tc filter del dev p1 ingress
+tc filter del dev p2 ingress
+expect_ok "checksum deleted" tc p4template del pipeline/checksum
+
+# --- calculator ---------------------------------------------------------
+expect_ok "load calculator" tc -b "$INTROSPECTION/calculator.tc"
+bind calculator p1
+expect_err "a const entry cannot be deleted" 2 "ermission" \
+	tc p4 del calculator/table/MainControlImpl/calculate op 43
+out=$(ip netns exec h1 /usr/bin/python3 - 2>&1 <<'PY'
+import struct
+from scapy.layers.l2 import Ether
+from scapy.packet import Raw
+from scapy.sendrecv import srp1
+mac = open("/sys/class/net/x1/address").read().strip()
+a, b = 0x12345678, 0x0000ff0f
+for op, ver in ((b"+", 1), (b"-", 1), (b"&", 1), (b"|", 1), (b"^", 1),
+                (b"<", 1), (b"+", 2), (b"*", 1)):
+    body = b"P4" + bytes([ver]) + op + struct.pack("!III", a, b, 0)
+    req = Ether(src=mac, dst="02:00:00:00:62:99", type=0x1234) / Raw(body)
+    r = srp1(req, iface="x1", timeout=2, verbose=False)
+    if r is None:
+        print(op.decode(), ver, "none")
+        continue
+    raw = bytes(r)
+    print(op.decode(), ver, "%08x" % struct.unpack("!I", raw[26:30])[0],
+          r.src, r.dst)
+PY
+)
+for w in "+ 1 12355587" "- 1 12335769" "& 1 00005608" "| 1 1234ff7f" \
+	"^ 1 1234a977" "< 1 2345678f"; do
+	grep -q "^$w 02:00:00:00:62:99 $mac1\$" <<<"$out" ||
+		fail "calculator: no '$w' back with the MACs swapped: $out"
+done
+grep -q "^+ 2 none" <<<"$out" || fail "calculator: version 2 was not dropped: $out"
+grep -q "^\* 1 none" <<<"$out" || fail "calculator: an unknown operation was not dropped: $out"
+tc filter del dev p1 ingress
+expect_ok "calculator deleted" tc p4template del pipeline/calculator
+
+# --- ipip ---------------------------------------------------------------
+ip link add t1 type veth peer name t2
+ip link set t1 up
+ip link set t2 up
+for d in t1 t2; do
+	tc qdisc add dev $d clsact
+done
+expect_ok "load ipip" tc -b "$INTROSPECTION/ipip.tc"
+bind ipip p1 p2 t1 t2
+T="tc p4 create ipip/table/Main/fwd_table"
+expect_ok "p1 pushes into t1" $T port p1 action ipip/Main/set_ipip \
+	param src 192.0.2.1 param dst 192.0.2.2 param port t1
+expect_ok "t2 pops to p2" $T port t2 action ipip/Main/set_nh \
+	param dmac "$mac2" param port p2
+expect_ok "p2 pushes into t2" $T port p2 action ipip/Main/set_ipip \
+	param src 192.0.2.2 param dst 192.0.2.1 param port t2
+expect_ok "t1 pops to p1" $T port t1 action ipip/Main/set_nh \
+	param dmac "$mac1" param port p1
+expect_ok "h1 pings h2 through the tunnel" ip netns exec h1 ping -c 2 -W 2 10.62.0.2
+: >"$caperr"
+tcpdump -l -n -v -c 1 -i t2 -Q in 'ip proto 4' >"$cap" 2>"$caperr" &
+tpid=$!
+for _ in {1..40}; do
+	grep -q "listening on" "$caperr" && break
+	sleep 0.25
+done
+ip netns exec h1 ping -c 1 -W 2 10.62.0.2 >/dev/null 2>&1
+capture_wait
+grep -q "192.0.2.1 > 192.0.2.2: .*10.62.0.1 > 10.62.0.2: ICMP echo request" \
+	<(tr -d '\n' <"$cap") ||
+	fail "ipip: in the tunnel, no 192.0.2.1 > 192.0.2.2 around the ping: $(cat "$cap")"
+grep -q "proto IPIP (4)" "$cap" || fail "ipip: the outer protocol is not 4: $(cat "$cap")"
+grep -q "bad cksum" "$cap" && fail "ipip: a bad outer checksum: $(cat "$cap")"
+
+finish
