@@ -128,6 +128,9 @@ class Program(Expressions):
     def width_of(self, ty, node):
         r = self.resolve(ty)
         if isinstance(r, tuple) and r[0] == "bits":
+            if r[2]:
+                err(node, "signed int<N> is not supported (its comparisons and "
+                    "shifts would be compiled as unsigned): use bit<N>")
             if r[1] > 128:
                 err(node, f"bit<{r[1]}> is wider than P4TC's 128 bits")
             return r[1]
@@ -945,6 +948,9 @@ class Program(Expressions):
                 and e.fn.a.kind == "name" and e.fn.a.name in self.registers:
             opnd, w = self.register_elem(e, params)
             return opnd, w, f"bit{w}"
+        if e.kind == "call" and e.fn.kind == "name" and e.fn.name in self.externs \
+                and e.fn.name != "packet_length":
+            err(e, f"extern {e.fn.name}() is not supported by P4TC's datapath")
         if e.kind == "call" and e.fn.kind == "name" and e.fn.name == "packet_length":
             if e.args:
                 err(e, "packet_length() takes no argument")
@@ -987,6 +993,7 @@ class Program(Expressions):
         out = []
         end = self.new_label()
         self.where = where
+        self.exit_label = end if where == "apply" else None
         self.stmt(block, out, params, end, where)
         out.append(f"label {end}")
         return prune_labels(out)
@@ -1001,10 +1008,18 @@ class Program(Expressions):
             self.scopes.pop()
         elif k == "empty":
             pass
-        elif k in ("return", "exit"):
-            if k == "return" and s.value is not None:
+        elif k == "return":
+            if s.value is not None:
                 err(s, "return with a value")
             out.append(f"jump {end}")
+        elif k == "exit":
+            # the whole control ends, from an action called in its apply
+            # block too; a table's action cannot end its caller
+            if self.exit_label is None:
+                err(s, "exit in an action a table runs is not supported "
+                    "(P4TC runs it as its own program): return, then exit in "
+                    "the apply block")
+            out.append(f"jump {self.exit_label}")
         elif k == "assign" and self.hdr_ref(s.lhs, {self.chdr}) is not None:
             self.header_copy(s, out)
         elif k == "assign":

@@ -50,6 +50,14 @@ def main(argv):
     except RecursionError:
         sys.stderr.write(f"{args.program}: error: the program nests too deep\n")
         return 1
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError) as e:
+        # a bug of the compiler's: the program is refused, never
+        # miscompiled; P4TC_COMPILE_DEBUG=1 shows the traceback
+        if os.environ.get("P4TC_COMPILE_DEBUG"):
+            raise
+        sys.stderr.write(f"{args.program}: error: internal compiler error "
+                         f"({type(e).__name__}: {e}); nothing was written\n")
+        return 1
     try:
         os.makedirs(args.outdir, exist_ok=True)
         head = (f"# {pname}: compiled by p4tc-compile from "

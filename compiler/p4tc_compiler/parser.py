@@ -260,7 +260,7 @@ class Parser:
                     self.error("a member name")
                 self.next()
                 e = Node("member", n.loc, a=e, name=n.text)
-            elif self.at("<") and e.kind == "name" and self.is_type_start(1) \
+            elif self.at("<") and e.kind in ("name", "member") and self.is_type_start(1) \
                     and self._generic_call_ahead():
                 targs = self.type_args()
                 e = Node("call", e.loc, fn=e, targs=targs, args=self.args())

@@ -3,10 +3,11 @@
  * specification; the names, types and the PNA_NIC package are those
  * programs for upstream P4TC's compiler include.
  *
- * p4tc-compile executes send_to_port, drop_packet, Register, the two
- * P4TC extensions below (send_copy_to_port, packet_length) and
- * istd.input_port; a program calling any other extern declared here is
- * refused with a message naming it (see docs/p4-compiler.md).
+ * p4tc-compile executes send_to_port, drop_packet, Register, Counter,
+ * DirectCounter, InternetChecksum, the two P4TC extensions below
+ * (send_copy_to_port, packet_length) and istd.input_port; a program
+ * calling any other extern declared here is refused with a message
+ * naming it (see docs/p4-compiler.md).
  */
 #ifndef _TC_PNA_P4_
 #define _TC_PNA_P4_
@@ -104,6 +105,25 @@ extern void recirculate();
 extern void send_copy_to_port(in PortId_t port);
 extern bit<32> packet_length();
 extern bool add_entry<T>(string action_name, in T action_params);
+
+/* Upstream P4TC's extensions of PNA, declared so that a program calling
+ * one gets p4tc-compile's refusal naming it, not a parse error. */
+typedef bit<8> ExpireTimeProfileId_t;
+extern bool is_net_port(in PortId_t p);
+extern bool is_host_port(in PortId_t p);
+extern void set_entry_expire_time(in ExpireTimeProfileId_t expire_time_profile_id);
+extern void restart_expire_timer();
+
+extern Digest<T> {
+    Digest();
+    void pack(in T data);
+}
+
+extern DirectMeter {
+    DirectMeter(PNA_MeterType_t type);
+    PNA_MeterColor_t execute(in PNA_MeterColor_t color);
+    PNA_MeterColor_t execute();
+}
 extern T SelectByDirection<T>(in PNA_Direction_t direction,
                               in T n2h_value, in T h2n_value);
 
