@@ -26,7 +26,7 @@ from .source import CompileError
 from .syntax import Node, anno
 
 # @tc_type names and the tc type each means
-TC_TYPES = {"macaddr": "macaddr", "ipv4": "ipv4", "ipv6": "bit128",
+TC_TYPES = {"macaddr": "macaddr", "ipv4": "ipv4", "ipv6": "ipv6",
             "dev": "dev", "be16": "be16", "be32": "be32", "be64": "be64"}
 
 
@@ -54,7 +54,7 @@ class Header:
 
 
 # their widths: a @tc_type on an object of another width is refused
-TC_WIDTHS = {"macaddr": 48, "ipv4": 32, "bit128": 128, "dev": 32, "be16": 16,
+TC_WIDTHS = {"macaddr": 48, "ipv4": 32, "ipv6": 128, "dev": 32, "be16": 16,
              "be32": 32, "be64": 64}
 
 
@@ -75,6 +75,17 @@ def tc_type(annos, width, default):
 
 def err(node, msg):
     raise CompileError(node.loc, msg)
+
+
+def kernel_type(tct, field=False):
+    """The template type of a tc type: the kernel has no IPv6 type (tc
+    writes and prints key fields of type ipv6 as addresses), and a
+    header field holds a port as a number."""
+    if tct == "ipv6":
+        return "bit128"
+    if tct == "dev" and field:
+        return "bit32"
+    return tct
 
 
 class Program(Expressions):
@@ -1482,7 +1493,7 @@ class Program(Expressions):
         for h in self.graph_order:
             for fname, (off, w, tct) in h.fields.items():
                 L.append(f"p4template create hdrfield/{P}/{par}/{h.name}/{fname} "
-                         f"type {tct if tct != 'dev' else 'bit32'} offset {off}")
+                         f"type {kernel_type(tct, True)} offset {off}")
             L.append(self.header_line(h, "create"))
         for h in self.graph_order:
             sel, cases, default = self.trans[h.name]
@@ -1503,7 +1514,8 @@ class Program(Expressions):
         meta = dict(self.meta)
         meta.update({k: v for k, v in self.pna.items() if k in self.pna_used})
         for name, (w, tct) in meta.items():
-            L.append(f"p4template create metadata/{P}/{name} type {tct or f'bit{w}'}")
+            L.append(f"p4template create metadata/{P}/{name} type "
+                     f"{kernel_type(tct or f'bit{w}')}")
         for name, (w, n) in self.registers.items():
             L.append(f"p4template create register/{P}/{name} type bit{w} "
                      f"numelems {n}")
@@ -1589,7 +1601,7 @@ class Program(Expressions):
         line = f"p4template create action/{self.action_path(a.name)}"
         for p in a.params:
             w, tct = ps[p.name]
-            line += f" param {self.param_name(ps, p.name)} type {tct}"
+            line += f" param {self.param_name(ps, p.name)} type {kernel_type(tct)}"
         for c in cmds:
             line += f" cmd {c}"
         return line + " state active"

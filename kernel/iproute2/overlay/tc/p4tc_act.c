@@ -90,7 +90,7 @@ static int parse_p4_dyna(struct action_util *a, int *argc_p, char ***argv_p,
 	char **argv = *argv_p;
 	int argc = *argc_p;
 	int nparams = -1, given = 0, i, ret = -1;
-	struct p4_type_s type;
+	struct p4_type_s type = {};
 	const char *aname;
 	bool typed;
 	__u32 id;

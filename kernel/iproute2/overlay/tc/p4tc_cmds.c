@@ -135,7 +135,7 @@ static int p4_add_act_opnd(struct nlmsghdr *n, char *arg, bool *by_index)
 static int p4_add_opnd(struct nlmsghdr *n, char *arg)
 {
 	unsigned int a, b, i;
-	struct p4_type_s t;
+	struct p4_type_s t = {};
 	struct p4_val v;
 	bool has;
 	int kind = -1;

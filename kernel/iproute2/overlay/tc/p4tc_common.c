@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+
 #include "utils.h"
 #include "ll_map.h"
 #include "tc_util.h"
@@ -150,6 +152,14 @@ int p4_type_parse(const char *str, struct p4_type_s *t)
 		return -1;
 	memcpy(name, str, n);
 	name[n] = '\0';
+	t->ipv6 = 0;
+	if (!strcmp(name, "ipv6") && !br) {
+		t->typeid = P4T_U128;
+		t->startbit = 0;
+		t->endbit = 127;
+		t->ipv6 = 1;
+		return 0;
+	}
 
 	sign = !strncmp(name, "int", 3);
 	if (sign || !strncmp(name, "bit", 3)) {
@@ -195,6 +205,10 @@ void p4_type_format(const struct p4_type_s *t, char *buf, size_t len)
 	bool whole = t->startbit == 0 &&
 		     t->endbit == p4_type_bits(t->typeid) - 1;
 
+	if (t->ipv6) {
+		snprintf(buf, len, "ipv6");
+		return;
+	}
 	if (p4_type_unsigned_int(t->typeid) || p4_type_signed(t->typeid)) {
 		const char *fam = p4_type_signed(t->typeid) ? "int" : "bit";
 
@@ -307,6 +321,15 @@ int p4_val_parse(const char *str, const struct p4_type_s *t, struct p4_val *v)
 	int i;
 
 	memset(v, 0, sizeof(*v));
+	if (t->ipv6) {
+		__u8 a6[16];
+
+		if (inet_pton(AF_INET6, str, a6) != 1)
+			return -1;
+		for (i = 0; i < 16; i++)
+			v->w[(15 - i) / 8] |= (__u64)a6[i] << (8 * ((15 - i) % 8));
+		return 0;
+	}
 	switch (t->typeid) {
 	case P4T_IPV4ADDR:
 		if (sscanf(str, "%u.%u.%u.%u", &a[0], &a[1], &a[2], &a[3]) != 4 ||
@@ -409,7 +432,18 @@ void p4_val_format(const struct p4_val *v, const struct p4_type_s *t,
 		   char *buf, size_t len)
 {
 	unsigned int cbits = p4_type_container_bits(t->typeid);
+	unsigned int i;
 
+	if (t->ipv6) {
+		__u8 a6[16];
+		char s6[INET6_ADDRSTRLEN];
+
+		for (i = 0; i < 16; i++)
+			a6[i] = v->w[(15 - i) / 8] >> (8 * ((15 - i) % 8));
+		inet_ntop(AF_INET6, a6, s6, sizeof(s6));
+		snprintf(buf, len, "%s", s6);
+		return;
+	}
 	switch (t->typeid) {
 	case P4T_IPV4ADDR:
 		snprintf(buf, len, "%u.%u.%u.%u",

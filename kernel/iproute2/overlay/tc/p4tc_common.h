@@ -15,6 +15,10 @@ struct p4_type_s {
 	__u8 typeid;		/* P4T_* of the container */
 	__u16 startbit;
 	__u16 endbit;
+	/* tc's own: a u128 written and printed as an IPv6 address (the
+	 * kernel has no IPv6 type; key fields name it in the JSON)
+	 */
+	__u8 ipv6;
 };
 
 /* A 128-bit number, low word first */

@@ -187,7 +187,7 @@ static void p4tmpl_parse_type(const char *arg, struct p4_type_s *t)
  */
 static void p4tmpl_add_type(struct nlmsghdr *n, int attr, const char *arg)
 {
-	struct p4_type_s t;
+	struct p4_type_s t = {};
 
 	p4tmpl_parse_type(arg, &t);
 	p4_type_attr(n, attr, &t);
@@ -721,7 +721,7 @@ static int parse_register(int cmd, int argc, char **argv, struct nlmsghdr *n,
 			NEXT_ARG();
 			ids[1] = get_id(*argv);
 		} else if (!strcmp(*argv, "type")) {
-			struct p4_type_s t;
+			struct p4_type_s t = {};
 
 			NEXT_ARG();
 			p4tmpl_parse_type(*argv, &t);
@@ -1141,7 +1141,7 @@ void p4_print_act_params(struct rtattr *nest)
 	for (i = 1; i <= P4TC_MAX_PARAMS && tb[i]; i++) {
 		struct rtattr *a[P4TC_ACT_PARAMS_MAX + 1];
 		struct p4tc_meta_size_params *ty;
-		struct p4_type_s t;
+		struct p4_type_s t = {};
 		char buf[64];
 
 		parse_rtattr_nested(a, P4TC_ACT_PARAMS_MAX, tb[i]);
@@ -1624,6 +1624,7 @@ static int p4_fetch_act_params(const char *pname, const char *aname,
 		p->type.typeid = ty->datatype;
 		p->type.startbit = ty->startbit;
 		p->type.endbit = ty->endbit;
+		p->type.ipv6 = 0;
 		n++;
 	}
 out:
