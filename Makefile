@@ -77,7 +77,20 @@ BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf \
 	-isystem build/linux/headers/include \
 	-isystem /usr/include/$(shell $(CC) -dumpmachine)
 
+# The router's eBPF parsers are p4tc-compile's (--bpf in its p4c.opts):
+# made with its template script, built under the names the tests know.
+BPF_OBJS += build/bpf/router/parser.bpf.o build/bpf/router/parser-xdp.bpf.o
+
 bpf: $(BPF_OBJS)
+
+build/bpf/router/parser.bpf.o: build/compiler/router/router.tc build/linux/headers/include/linux/p4tc.h
+	@mkdir -p $(@D)
+	clang $(BPF_CFLAGS) -c build/compiler/router/router.parser.bpf.c -o $@
+
+# the XDP parser's cookie: what the tests' filters say (prog_cookie 22)
+build/bpf/router/parser-xdp.bpf.o: build/compiler/router/router.tc build/linux/headers/include/linux/p4tc.h
+	@mkdir -p $(@D)
+	clang $(BPF_CFLAGS) -DP4TC_XDP_COOKIE=22 -c build/compiler/router/router.parser-xdp.bpf.c -o $@
 
 build/bpf/%.bpf.o: tests/programs/%.bpf.c $(BPF_HDRS) build/linux/headers/include/linux/p4tc.h
 	@mkdir -p $(@D)

@@ -6,7 +6,7 @@ import os
 import re
 import sys
 
-from . import lexer, lower, parser, source
+from . import bpf, lexer, lower, parser, source
 from .source import CompileError
 
 
@@ -28,6 +28,10 @@ def main(argv):
                     "the introspection file then says 1)")
     ap.add_argument("-D", dest="defines", action="append", default=[],
                     help="a preprocessor definition")
+    ap.add_argument("--bpf", action="store_true",
+                    help="also write the parse graph as eBPF parsers: "
+                    "PROG.parser.bpf.c (prog tc), PROG.parser-xdp.bpf.c "
+                    "(prog xdp)")
     args = ap.parse_args(argv)
     pname = os.path.splitext(os.path.basename(args.program))[0]
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", pname):
@@ -43,7 +47,10 @@ def main(argv):
     try:
         text, linemap = source.preprocess(args.program, args.defines)
         decls = parser.parse(lexer.tokenize(text, linemap))
-        script, intro = lower.compile_program(decls, pname, args.pipeid)
+        prog = lower.Program(decls, pname, args.pipeid)
+        script, intro = prog.compile()
+        parsers = bpf.bpf_parsers(prog, os.path.basename(args.program)) \
+            if args.bpf else None
     except CompileError as e:
         sys.stderr.write(f"{e}\n")
         return 1
@@ -67,6 +74,10 @@ def main(argv):
         with open(os.path.join(args.outdir, pname + ".json"), "w") as f:
             json.dump(intro, f, indent=2)
             f.write("\n")
+        if parsers:
+            for suffix, text in zip((".parser.bpf.c", ".parser-xdp.bpf.c"), parsers):
+                with open(os.path.join(args.outdir, pname + suffix), "w") as f:
+                    f.write(text)
     except OSError as e:
         sys.stderr.write(f"p4tc-compile: error: {args.outdir}: {e.strerror}\n")
         return 1

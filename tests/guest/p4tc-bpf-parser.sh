@@ -32,11 +32,11 @@ expect_ok "load the router" tc -b "$compiled/router.tc"
 tc qdisc add dev b0 clsact
 tc qdisc add dev b1 clsact
 
-# parser.bpf.c says ethernet is header 1 and ipv4 header 2
+# the generated parser says ethernet is header 1 and ipv4 header 2
 j=$(tc -j p4template get header/router/parser1/)
 ids=$(json_get "$j" '",".join("%s=%s" % (t["hdrname"], t["hdrid"]) for t in j[1]["templates"])')
 [ "$ids" = "ethernet=1,ipv4=2" ] ||
-	fail "the router's header ids are '$ids': parser.bpf.c names ethernet=1,ipv4=2"
+	fail "the router's header ids are '$ids': the generated parser names ethernet=1,ipv4=2"
 
 # Refusals, each leaving no filter behind
 expect_err "skip_sw with an eBPF parser" 2 "skip_sw: an eBPF parser runs in software only" \

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The IPv4 router's whole test (program-router.sh) with the router's eBPF
-# parser at XDP (tests/programs/router/parser-xdp.bpf.c, generic XDP on
+# parser at XDP (router.parser-xdp.bpf.c, p4tc-compile --bpf's; generic XDP on
 # both ports): the p4 filters say "prog xdp pinned PIN prog_cookie 22"
 # and use what the parser left in each packet's metadata.  Every check
 # must come out as with the graph.

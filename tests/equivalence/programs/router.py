@@ -12,7 +12,7 @@ from programs.common import (bpf_object, fuzz_frame, fuzz_l4, mac, pick_addr,
 NAME = "router"
 TC, INTROSPECTION = program(NAME)
 TABLES = ["cb/fib", "cb/nexthop"]
-# its eBPF parsers (parser.bpf.c, parser-xdp.bpf.c, built by make bpf),
+# its eBPF parsers (p4tc-compile --bpf's, built by make bpf),
 # for the bpf-tc and bpf-xdp modes
 BPF_PARSER = (bpf_object(NAME, "parser"), "p4tc/parser")
 BPF_XDP_PARSER = (bpf_object(NAME, "parser-xdp"), 22)
