@@ -2,10 +2,11 @@
 or two operands, so an expression with more than one operation is
 computed step by step into temporaries (metadata the compiler adds).
 
-- Temporaries are named pna_tW_I (in actions) and pna_cW_I (in the
-  apply block), W their width: a statement's temporaries are dead at its
-  end, so every statement starts again at I = 0.  The two pools differ
-  because actions run inside the apply block's tableapply.
+- Temporaries are the low bits of metadata named pna_tC_I (in actions)
+  and pna_cC_I (in the apply block and the deparser), C their container
+  (8 to 128 bits): a statement's temporaries are dead at its end, so
+  every statement starts again at I = 0.  The two pools differ because
+  actions run inside the apply block's tableapply.
 - Slices x[h:l] are operand slices (OPERAND[l-h]); a cast that narrows
   is a slice, one that widens is the operand itself (commands
   zero-extend) where only its value counts, and a copy into a temporary
@@ -43,10 +44,18 @@ class Expressions:
         self.tmp_next = {}
 
     def tmp(self, w):
+        """A W-bit temporary: the low W bits of a container of 8 to 128
+        (P4TC's metadata space is 1024 bits: temporaries share)."""
         pool = "c" if self.where == "apply" else "t"
-        i = self.tmp_next.get((pool, w), 0)
-        self.tmp_next[(pool, w)] = i + 1
-        return self.compiler_meta(f"pna_{pool}{w}_{i}", w)
+        c = 8
+        while c < w:
+            c *= 2
+        i = self.tmp_next.get((pool, c), 0)
+        self.tmp_next[(pool, c)] = i + 1
+        t = self.compiler_meta(f"pna_{pool}{c}_{i}", c)
+        if w == c:
+            return t
+        return (f"{t[0]}[0-{w - 1}]", w, f"bit{w}")
 
     def compiler_meta(self, name, w, tct=None):
         """A metadatum of the compiler's, as an operand."""

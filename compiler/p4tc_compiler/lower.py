@@ -77,6 +77,16 @@ def err(node, msg):
     raise CompileError(node.loc, msg)
 
 
+def container_bits(w, tct):
+    """What a metadatum takes of the pipeline's 1024 bits."""
+    if tct in ("macaddr",):
+        return 64           # 48 bits, aligned to 8 bytes
+    c = 8
+    while c < w:
+        c *= 2
+    return c
+
+
 def kernel_type(tct, field=False):
     """The template type of a tc type: the kernel has no IPv6 type (tc
     writes and prints key fields of type ipv6 as addresses), and a
@@ -1513,6 +1523,12 @@ class Program(Expressions):
         apply = self.apply_cmds + self.epilogue()
         meta = dict(self.meta)
         meta.update({k: v for k, v in self.pna.items() if k in self.pna_used})
+        bits = sum(container_bits(w, tct) for w, tct in meta.values())
+        if bits > 1024:
+            own = sum(container_bits(w, tct) for w, tct in self.meta.values())
+            err(self.control, f"the program needs {bits} bits of metadata "
+                f"({own} its own, the rest the compiler's temporaries, "
+                "variables and flags); P4TC holds 1024")
         for name, (w, tct) in meta.items():
             L.append(f"p4template create metadata/{P}/{name} type "
                      f"{kernel_type(tct or f'bit{w}')}")
