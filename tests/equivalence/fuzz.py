@@ -45,7 +45,7 @@ import engine                                                   # noqa: E402
 from engine import Case, SetupError, Topology                   # noqa: E402
 from programs import randp4, randprog                           # noqa: E402
 
-PROGRAMS = ["router", "acl", "mirror", "l2switch", "counter", "vlan", "tunnel",
+PROGRAMS = ["router", "acl", "mirror", "l2switch", "counter", "vlan", "tunnel", "router6",
             "firewall", "portsec", "random", "randp4"]
 PLACEMENTS = ["hw", "both", "mixed", "mixed", "mixed-skip_sw"]
 BURST_QUIET = 0.15      # after a burst, this long without a frame: done

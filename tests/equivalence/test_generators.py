@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from programs import common, randprog           # noqa: E402
 
-PROGRAMS = ["router", "acl", "mirror", "l2switch", "counter", "vlan", "tunnel",
+PROGRAMS = ["router", "acl", "mirror", "l2switch", "counter", "vlan", "tunnel", "router6",
             "firewall", "portsec"]
 MACS = {"p0": "52:54:00:34:00:00", "p1": "52:54:00:34:00:01",
         "t0": "52:54:00:7e:00:00", "t1": "52:54:00:7e:00:01"}

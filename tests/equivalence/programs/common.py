@@ -17,7 +17,8 @@ def program(name):
 
 
 def bpf_object(name, prog):
-    """The object make bpf builds of tests/programs/NAME/PROG.bpf.c"""
+    """The object make bpf builds of NAME's PROG.bpf.c (the router's parsers:
+    p4tc-compile --bpf's)"""
     return os.path.join(TOP, "build", "bpf", name, f"{prog}.bpf.o")
 
 
