@@ -534,8 +534,9 @@ class Program(Expressions):
                 self.declare(l, c.name, init, None)
             else:
                 err(l, f"{l.kind} declarations are not supported in a control")
-        self.changes_validity = bool(find_calls(c, method("setValid")) or
-                                     find_calls(c, method("setInvalid")))
+        whole = [c] + self.top_level_actions(c)
+        self.changes_validity = bool(find_calls(whole, method("setValid")) or
+                                     find_calls(whole, method("setInvalid")))
         if self.changes_validity:
             # validity the program changes is kept in a flag per header
             # asked about, first derived from the parse graph
@@ -549,11 +550,12 @@ class Program(Expressions):
                     flag = self.compiler_meta(f"pna_valid_{h.name}", 8)
                     self.compute(self.path_cond(h, v, set()), flag, init, None)
                     self.control_scope[f"__valid_{h.name}"] = flag
-        self.final_sends = self.final_send_calls(c)
+        self.final_sends = self.final_send_calls(c, whole)
         # the compiler's metadata, for what the control calls
-        if find_calls(c, function("drop_packet")):
+        if find_calls(whole, function("drop_packet")):
             self.pna_used.add("pna_drop")
-        if any(id(x) not in self.final_sends for x in find_calls(c, function("send_to_port"))):
+        if any(id(x) not in self.final_sends
+               for x in find_calls(whole, function("send_to_port"))):
             self.pna_used.add("pna_port")
         self.table_info = []
         for t in c.locals:
@@ -585,7 +587,39 @@ class Program(Expressions):
                 None, "apply")
             self.chdr = chdr
 
-    def final_send_calls(self, c):
+    def top_level_actions(self, c):
+        """The actions declared outside the control that it uses (in its
+        tables, or called), which become its own: in the order the
+        tables name them, then the calls."""
+        def add(r):
+            r = r.ref if r.kind == "actref" else r
+            r = r.fn if r.kind == "call" else r
+            if r.kind == "name" and r.name in self.actions_top and \
+                    r.name not in self.actions:
+                self.actions[r.name] = self.actions_top[r.name]
+                used.append(self.actions[r.name])
+        used = []
+        for t in c.locals:
+            if t.kind != "table":
+                continue
+            for p in t.props:
+                if p.name == "actions":
+                    for r in p.value:
+                        add(r)
+                elif p.name == "default_action":
+                    add(p.value)
+                elif p.name == "entries":
+                    for e in p.value:
+                        add(e.action)
+        done = 0
+        nodes = [c]
+        while done < len(nodes) + len(used):
+            done = len(nodes) + len(used)
+            for x in find_calls(nodes + used, lambda x: x.fn.kind == "name"):
+                add(x.fn)
+        return used
+
+    def final_send_calls(self, c, whole):
         """The send_to_port() calls that may send at once: the last
         statement of an action that only tables applied last run (nothing
         of the apply block follows their apply on any path), so no later
@@ -638,7 +672,7 @@ class Program(Expressions):
                     if r.kind == "name":
                         users.setdefault(r.name, set()).add(t.name)
         finals = set()
-        called = {x.fn.name for x in find_calls(c, lambda x: x.fn.kind == "name")}
+        called = {x.fn.name for x in find_calls(whole, lambda x: x.fn.kind == "name")}
         for name, tables in users.items():
             a = self.actions.get(name)
             if name in called:
