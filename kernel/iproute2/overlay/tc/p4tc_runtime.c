@@ -40,7 +40,7 @@ struct p4rt_req {
 struct p4_keyfield {
 	char name[TEMPLATENAMSZ];
 	char match[16];
-	struct p4_type_s type = {};
+	struct p4_type_s type;
 	unsigned int id;
 	unsigned int offset;	/* bits into the key */
 	unsigned int width;
