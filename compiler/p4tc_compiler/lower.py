@@ -21,7 +21,10 @@ when neither was asked, hands it on to the host stack, as upstream P4TC
 does.  A send nothing can follow (final_send_calls()) goes at once.
 """
 
+import contextlib
+
 from .exprs import CMP_OPS, Expressions
+from .parts import MAX_CMDS, Parts
 from .source import CompileError
 from .syntax import Node, anno
 
@@ -98,7 +101,7 @@ def kernel_type(tct, field=False):
     return tct
 
 
-class Program(Expressions):
+class Program(Expressions, Parts):
     def __init__(self, decls, pname, pipeid):
         self.decls = decls
         self.pname = pname
@@ -519,7 +522,7 @@ class Program(Expressions):
         self.scopes = [self.control_scope]
         self.where = "apply"
         self.inlining = []
-        init = []
+        init = []           # segments: each self-contained
         for l in c.locals:
             if l.kind == "action":
                 self.actions[l.name] = l
@@ -531,7 +534,8 @@ class Program(Expressions):
                 self.instance(l)
             elif l.kind == "var":
                 self.start_statement()
-                self.declare(l, c.name, init, None)
+                init.append([])
+                self.declare(l, c.name, init[-1], None)
             else:
                 err(l, f"{l.kind} declarations are not supported in a control")
         whole = [c] + self.top_level_actions(c)
@@ -548,7 +552,8 @@ class Program(Expressions):
                         continue
                     self.start_statement()
                     flag = self.compiler_meta(f"pna_valid_{h.name}", 8)
-                    self.compute(self.path_cond(h, v, set()), flag, init, None)
+                    init.append([])
+                    self.compute(self.path_cond(h, v, set()), flag, init[-1], None)
                     self.control_scope[f"__valid_{h.name}"] = flag
         self.final_sends = self.final_send_calls(c, whole)
         # the compiler's metadata, for what the control calls
@@ -573,19 +578,60 @@ class Program(Expressions):
                             if table else f"{name} counts for no table "
                             "(pna_direct_counter = NAME in a table)")
         self.scope_name = "apply"
-        self.apply_cmds = init + self.stmts_to_cmds(c.apply, None, "apply")
+        self.init_segs = [x for x in init if x]
+        self.apply_cmds = [x for seg in self.init_segs for x in seg] + \
+            self.stmts_to_cmds(c.apply, None, "apply")
         if self.deparser_body:
             # the deparser's statements (checksums) run once the control
             # ends, before the packet goes; its names are its own
-            chdr, self.chdr = self.chdr, self.dhdr
-            self.scope_name = "deparser"
-            self.scopes = [self.control_scope]
-            for l in self.deparser_locals:
-                self.instance(l)
-            self.apply_cmds += self.stmts_to_cmds(
-                Node("block", self.deparser_node.loc, body=self.deparser_body),
-                None, "apply")
+            with self.deparser_names():
+                for l in self.deparser_locals:
+                    self.instance(l)
+                self.apply_cmds += self.stmts_to_cmds(
+                    Node("block", self.deparser_node.loc, body=self.deparser_body),
+                    None, "apply")
+
+    @contextlib.contextmanager
+    def deparser_names(self):
+        chdr, self.chdr = self.chdr, self.dhdr
+        self.scope_name = "deparser"
+        self.scopes = [self.control_scope]
+        try:
+            yield
+        finally:
             self.chdr = chdr
+            self.scope_name = "apply"
+
+    def split_apply(self, epilogue):
+        """The apply block's action when it is longer than 32 commands:
+        the flags' and variables' initializers, the apply block, the
+        deparser's statements, each in parts (parts.py)."""
+        lines = []
+        flag = self.compiler_meta("pna_ret_c", 8)
+        base = "apply"
+        self.where, self.exit_label = "apply", "__END__"
+        self.scopes, self.scope_name = [self.control_scope, {}], "apply"
+        out = self.part_calls([("cmds", seg) for seg in self.init_segs], base,
+                              None, flag, lines)
+        segs = [x for st in self.control.apply.body
+                for x in self.segments(st, None, "apply")]
+        end = self.new_label()
+        out += [x.replace("__END__", end)
+                for x in self.part_calls(segs, base, None, flag, lines)]
+        out.append(f"label {end}")
+        if self.deparser_body:
+            with self.deparser_names():
+                segs = [x for st in self.deparser_body
+                        for x in self.segments(st, None, "apply")]
+                end = self.new_label()
+                out += [x.replace("__END__", end)
+                        for x in self.part_calls(segs, base, None, flag, lines)]
+                out.append(f"label {end}")
+        out = prune_labels(out + epilogue)
+        if len(out) > MAX_CMDS:
+            err(self.control, f"the apply block needs {len(out)} commands even "
+                f"in parts: P4TC runs at most {MAX_CMDS} in one action")
+        return out, lines
 
     def top_level_actions(self, c):
         """The actions declared outside the control that it uses (in its
@@ -878,7 +924,8 @@ class Program(Expressions):
             if ttype == "exact":
                 err(nm, "@nummask on an exact table (it has one mask)")
         elif ttype == "lpm":
-            nummask = keysz + 1
+            # every prefix length, up to the kernel's 128 masks
+            nummask = min(keysz + 1, 128)
         size = 1024
         if "size" in props:
             size = self.const_value(props["size"].value)
@@ -892,8 +939,9 @@ class Program(Expressions):
 
     def const_entries(self, prop, kfields, acts):
         """const entries = { KEYS : ACTION(ARGS); ... } as the table's
-        initial entries: read-only to the control plane (permissions
-        0x109), the first listed winning where several match."""
+        initial entries, the first listed winning where several match.
+        The table is then read-only to the control plane (permissions
+        0x109): P4's const entries are the table's only entries."""
         if not prop.const:
             err(prop, "entries without const: P4TC's initial entries are const")
         out = []
@@ -912,7 +960,6 @@ class Program(Expressions):
                 err(e.action, f"{act.name} takes {len(act.params)} arguments")
             if any(m == "ternary" for *_, m in kfields):
                 words.append(f"prio {i}")
-            words.append("permissions 0x109")
             words.append(f"action {self.action_path(act.name)}")
             words += self.param_words(act, args)
             out.append(" ".join(words))
@@ -1553,8 +1600,10 @@ class Program(Expressions):
             line += f" default {self.next_name(default)}"
             L.append(line)
         # the actions first: what they call decides the compiler's metadata
-        action_lines = [self.action_line(a) for a in self.actions.values()]
-        apply = self.apply_cmds + self.epilogue()
+        action_lines = [x for a in self.actions.values() for x in self.action_line(a)]
+        apply, apply_parts = self.apply_cmds + self.epilogue(), []
+        if len(apply) > MAX_CMDS:
+            apply, apply_parts = self.split_apply(self.epilogue())
         meta = dict(self.meta)
         meta.update({k: v for k, v in self.pna.items() if k in self.pna_used})
         bits = sum(container_bits(w, tct) for w, tct in meta.values())
@@ -1574,7 +1623,8 @@ class Program(Expressions):
             L.append(f"p4template create table/{P}/{self.control.name}/{t['name']} "
                      f"tblid {t['id']} type {t['type']} keysz {t['keysz']} "
                      f"tentries {t['size']}"
-                     + (f" nummasks {t['nummask']}" if t['nummask'] else ""))
+                     + (f" nummasks {t['nummask']}" if t['nummask'] else "")
+                     + (" permissions 0x109" if t["entries"] else ""))
         # a key action writes its table's key: the table exists first
         for t in self.table_info:
             L.append(self.key_action_line(t))
@@ -1604,6 +1654,7 @@ class Program(Expressions):
             for e in t["entries"]:
                 line += " entry " + e
             L.append(line)
+        L += apply_parts
         L.append(f"p4template create action/{P}/{self.control.name}/apply "
                  + " ".join(f"cmd {c}" for c in apply) + " state active")
         L.append(f"p4template update pipeline/{P} preactions action "
@@ -1642,19 +1693,37 @@ class Program(Expressions):
         return line
 
     def action_line(self, a):
+        """An action's template (after its parts' when it is long)."""
         ps = self.param_types(a)
         self.scopes, self.scope_name = [self.control_scope, {}], a.name
         cmds = self.stmts_to_cmds(a.body, ps, "action")
+        pre = []
         if "pna_action_run" in self.pna_used:
-            cmds.insert(0, f"set metadata.{self.pname}.pna_action_run "
-                        f"constant.bit32.{self.action_number(a.name):#x}")
+            pre.append(f"set metadata.{self.pname}.pna_action_run "
+                       f"constant.bit32.{self.action_number(a.name):#x}")
+        cmds = pre + cmds
+        parts = []
+        if len(cmds) > MAX_CMDS:
+            self.scopes = [self.control_scope, {}]
+            self.where, self.exit_label = "action", None
+            flag = self.compiler_meta("pna_ret_t", 8)
+            segs = [x for st in a.body.body for x in self.segments(st, ps, "action")]
+            end = self.new_label()
+            cmds = prune_labels(
+                pre + [f"set {flag[0]} constant.bit8.0x0"] +
+                [x.replace("__END__", end)
+                 for x in self.part_calls(segs, a.name, ps, flag, parts)] +
+                [f"label {end}"])
+            if len(cmds) > MAX_CMDS:
+                err(a, f"action {a.name} needs {len(cmds)} commands even in "
+                    f"parts: P4TC runs at most {MAX_CMDS} in one action")
         line = f"p4template create action/{self.action_path(a.name)}"
         for p in a.params:
             w, tct = ps[p.name]
             line += f" param {self.param_name(ps, p.name)} type {kernel_type(tct)}"
         for c in cmds:
             line += f" cmd {c}"
-        return line + " state active"
+        return parts + [line + " state active"]
 
     def key_action_line(self, t):
         line = (f"p4template create action/{self.pname}/{self.control.name}/"
