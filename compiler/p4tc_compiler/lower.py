@@ -915,6 +915,10 @@ class Program(Expressions, Parts):
         entries = []
         if "entries" in props:
             entries = self.const_entries(props["entries"], kfields, acts)
+            if default and default[3]:
+                err(props["entries"], "@tc_may_override with const entries: "
+                    "their table is read-only, and P4TC allows its default "
+                    "action no more than the table")
         nummask = None
         nm = anno(t.annos, "nummask")
         if nm:
@@ -1634,13 +1638,15 @@ class Program(Expressions, Parts):
             if t["default_hit"]:
                 act, const = t["default_hit"]
                 line += " default_hit_action"
-                if const:
+                if const or t["entries"]:
                     line += " permissions 0x109"
                 line += f" action {self.action_path(act.name)}"
             if t["default"]:
                 act, args, const, override = t["default"]
                 line += " default_miss_action"
-                if const:
+                # a table of const entries is read-only, its default
+                # action too: the kernel allows it no more than its table
+                if const or t["entries"]:
                     # control: read (and update, @tc_may_override); datapath RX
                     line += " permissions 0x189" if override else " permissions 0x109"
                 line += f" action {self.action_path(act.name)}"

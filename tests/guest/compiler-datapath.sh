@@ -83,8 +83,11 @@ expect_ok "checksum deleted" tc p4template del pipeline/checksum
 # --- calculator ---------------------------------------------------------
 expect_ok "load calculator" tc -b "$INTROSPECTION/calculator.tc"
 bind calculator p1
-expect_err "a const entry cannot be deleted" 2 "ermission" \
+expect_err "a const entry cannot be deleted" 255 "Table permissions forbid deleting entries" \
 	tc p4 del calculator/table/MainControlImpl/calculate op 43
+expect_err "a table of const entries takes no other" 255 "Table permissions forbid" \
+	tc p4 create calculator/table/MainControlImpl/calculate op 42 \
+	action calculator/MainControlImpl/operation_add
 out=$(ip netns exec h1 /usr/bin/python3 - 2>&1 <<'PY'
 import struct
 from scapy.layers.l2 import Ether
@@ -144,7 +147,7 @@ done
 ip netns exec h1 ping -c 1 -W 2 10.62.0.2 >/dev/null 2>&1
 capture_wait
 grep -q "192.0.2.1 > 192.0.2.2: .*10.62.0.1 > 10.62.0.2: ICMP echo request" \
-	<(tr -d '\n' <"$cap") ||
+	<<<"$(tr -d '\n' <"$cap")" ||
 	fail "ipip: in the tunnel, no 192.0.2.1 > 192.0.2.2 around the ping: $(cat "$cap")"
 grep -q "proto IPIP (4)" "$cap" || fail "ipip: the outer protocol is not 4: $(cat "$cap")"
 grep -q "bad cksum" "$cap" && fail "ipip: a bad outer checksum: $(cat "$cap")"
