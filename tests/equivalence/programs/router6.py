@@ -72,7 +72,7 @@ def corpus(topo):
                                            udp(), hlim=hlim))))
     for size in [128, 512, 1514]:
         f = frame(topo, 0, ipv6("2001:db8:1::1", "2001:db8:2::3", 17, udp()))
-        out.append((0, f + bytes(range(256)) * (size // 256) + bytes(size % 256)))
+        out.append((0, f + bytes(i & 255 for i in range(size - len(f)))))
     out.append((1, frame(topo, 1, ipv6("2001:db8:2::1", "2001:db8:1::9", 58,
                                        b"\x80\0\0\0\0\1\0\1"))))
     full = frame(topo, 0, ipv6("2001:db8:1::1", "2001:db8:2::1", 17, udp()))
