@@ -22,6 +22,7 @@ does.  A send nothing can follow (final_send_calls()) goes at once.
 """
 
 import contextlib
+import re
 
 from .exprs import CMP_OPS, Expressions
 from .parts import MAX_CMDS, Parts
@@ -169,6 +170,10 @@ class Program(Expressions, Parts):
             return e.value
         if e.kind == "bool":
             return int(e.value)
+        if e.kind == "member" and e.a.kind == "name" and \
+                e.a.name == "PNA_Direction_t" and \
+                e.name in ("NET_TO_HOST", "HOST_TO_NET"):
+            return int(e.name == "HOST_TO_NET")     # as istd.direction is
         if e.kind == "member" and e.a.kind == "name":
             d = self.types.get(e.a.name)
             if isinstance(d, Node) and d.kind == "enum" and d.under is not None:
@@ -568,7 +573,7 @@ class Program(Expressions, Parts):
                 self.table(t)
         for name, table in self.direct_counters.items():
             acts = [] if table is None else [a.name for a, _ in next(
-                x for x in self.table_info if x["name"] == table)["acts"]]
+                x for x in self.table_info if x["node"].name == table)["acts"]]
             for a in self.actions.values():
                 for x in find_calls(a, method("count")):
                     if x.fn.a.kind == "name" and x.fn.a.name == name and \
@@ -802,7 +807,22 @@ class Program(Expressions, Parts):
         return f"register.{self.pname}.{r}[{i}]", w
 
     def action_path(self, name):
-        return f"{self.pname}/{self.control.name}/{name}"
+        return f"{self.pname}/{self.control.name}/{self.tc_name(name)}"
+
+    def tc_name(self, name, node=None):
+        """An action's or a table's name in tc: its own, or its @name's
+        last part (p4c writes "Control.name"; a leading dot says
+        top-level)."""
+        node = node or self.actions.get(name) or self.tables.get(name) or \
+            self.actions_top.get(name)
+        n = anno(node.annos, "name") if node is not None else None
+        if n is None:
+            return name
+        v = n.args[0].value if len(n.args) == 1 and n.args[0].kind == "string" else None
+        v = v.lstrip(".").rsplit(".", 1)[-1] if v else v
+        if not v or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", v):
+            err(n, '@name("NAME"): a name for tc (letters, digits, _)')
+        return v
 
     def table_action(self, ref):
         r = ref.ref if ref.kind == "actref" else ref
@@ -935,7 +955,8 @@ class Program(Expressions, Parts):
             size = self.const_value(props["size"].value)
             if size is None or size < 1:
                 err(props["size"], "size must be a positive constant")
-        self.table_info.append(dict(node=t, name=t.name, type=ttype, keys=kfields,
+        self.table_info.append(dict(node=t, name=self.tc_name(t.name, t),
+                                    type=ttype, keys=kfields,
                                     keysz=keysz, acts=acts, default=default,
                                     default_hit=default_hit, entries=entries,
                                     size=size, nummask=nummask,
@@ -1049,6 +1070,10 @@ class Program(Expressions, Parts):
         if e.kind == "member" and e.a.kind == "name" and e.a.name == self.istd:
             if e.name == "input_port":
                 return ("metadata.kernel.iif", 32, "dev")
+            if e.name == "direction":
+                # 0 at a port's ingress (from the network: NET_TO_HOST),
+                # 1 at its egress (from the host: HOST_TO_NET)
+                return ("metadata.kernel.direction", 8, "bit8")
             err(e, f"istd.{e.name} is not supported")
         if e.kind == "call" and e.fn.kind == "member" and e.fn.name == "read" \
                 and e.fn.a.kind == "name" and e.fn.a.name in self.registers:
@@ -1396,7 +1421,8 @@ class Program(Expressions, Parts):
                 and fn.a.name in self.tables:
             if where != "apply":
                 err(c, "tables are applied in the control's apply block")
-            out.append(f"tableapply table.{self.pname}.{self.control.name}/{fn.a.name}")
+            out.append(f"tableapply table.{self.pname}.{self.control.name}/"
+                       f"{self.tc_name(fn.a.name)}")
             return
         if fn.kind == "member" and fn.name == "write" and fn.a.kind == "name" \
                 and fn.a.name in self.registers:
@@ -1603,6 +1629,14 @@ class Program(Expressions, Parts):
                     line += f" transition {val} {self.next_name(nxt)}"
             line += f" default {self.next_name(default)}"
             L.append(line)
+        names = {}
+        for x in list(self.actions) + [t["node"].name for t in self.table_info]:
+            n = self.tc_name(x)
+            kind = "table" if x in self.tables else "action"
+            if (kind, n) in names and names[(kind, n)] != x:
+                err(self.control, f"{kind}s {names[(kind, n)]} and {x} are both "
+                    f"named {n} in tc (@name)")
+            names[(kind, n)] = x
         # the actions first: what they call decides the compiler's metadata
         action_lines = [x for a in self.actions.values() for x in self.action_line(a)]
         apply, apply_parts = self.apply_cmds + self.epilogue(), []
