@@ -1101,7 +1101,8 @@ class Program(Expressions, Parts):
             return inner
         v = self.const_value(e)
         if v is not None:
-            w = width or (e.width if e.kind == "int" and e.width else None) or \
+            # a literal's own width (8w5) first, then the context's
+            w = (e.width if e.kind == "int" and e.width else None) or width or \
                 (1 if e.kind == "bool" else None)
             if w is None:
                 err(e, "a constant's width is not known here; cast it: (bit<N>)")
@@ -1253,9 +1254,9 @@ class Program(Expressions, Parts):
         # a constant takes the other side's width
         if self.const_value(c.a) is None:
             a = self.value(c.a, out, params)
-            return a, self.value(c.b, out, params, a[1])
+            return a, self.value(c.b, out, params, self.ewidth(c.a, params) or a[1])
         b = self.value(c.b, out, params)
-        return self.value(c.a, out, params, b[1]), b
+        return self.value(c.a, out, params, self.ewidth(c.b, params) or b[1]), b
 
     def branch(self, c, label, when, out, params):
         """Jump to LABEL when C is WHEN, fall through otherwise."""

@@ -21,10 +21,13 @@ BASE_TYPES = {"bit", "int", "varbit", "bool", "void", "error", "string",
 SOFT_KEYWORDS = {"apply", "key", "actions", "state", "entries", "type"}
 
 # Binary operators by precedence, loosest first (P4-16 spec, 8.x)
+# lowest first, as p4c's grammar has them: unlike C, & ^ | bind tighter
+# than comparisons ("x & 2 != 0" is "(x & 2) != 0"), and ++ is at the
+# level of + and -
 BINARY = [
-    ["||"], ["&&"], ["|"], ["^"], ["&"], ["==", "!="],
-    ["<", ">", "<=", ">="], ["<<", ">>"], ["++"],
-    ["+", "-", "|+|", "|-|"], ["*", "/", "%"],
+    ["||"], ["&&"], ["==", "!="], ["<", ">", "<=", ">="],
+    ["|"], ["^"], ["&"], ["<<", ">>"],
+    ["++", "+", "-", "|+|", "|-|"], ["*", "/", "%"],
 ]
 
 

@@ -36,10 +36,14 @@ class Parts:
         out = []
         self.stmt(st, out, params, "__END__", where)
         out = prune_labels(out)
+        # alone in a part, a statement that returns needs room for the
+        # part's return (4 commands)
+        room = MAX_CMDS - (4 if any("__END__" in c for c in out) else 0)
         if len(out) <= PART_CMDS or st.kind not in ("if", "block"):
-            if len(out) > PART_CMDS:
-                err(st, f"this statement compiles to {len(out)} commands: "
-                    f"P4TC runs at most {MAX_CMDS} in one action (split it)")
+            if len(out) > room:
+                err(st, f"this statement compiles to {len(out)} commands, "
+                    f"more than P4TC's {MAX_CMDS} in one action can hold "
+                    "(split it over variables)")
             return [("cmds", out)]
         if st.kind == "block":
             self.scopes.append({})
@@ -98,7 +102,7 @@ class Parts:
                     group = []
                 out += self.assemble([s], base, params, flag, lines)
                 continue
-            if sum(len(g) for g in group) + len(s[1]) > PART_CMDS:
+            if group and sum(len(g) for g in group) + len(s[1]) > PART_CMDS:
                 out += self.part(group, base, params, flag, lines)
                 group = []
             group.append(s[1])

@@ -160,7 +160,7 @@ class RandomP4Program(randprog.RandomProgram):
         """A random expression of BITS bits: nested operations, shifts,
         slices, casts, conditionals (temporaries in the compiler)."""
         r = self.rnd
-        k = r.random() if depth < 3 else 0
+        k = r.random() if depth < 2 else 0
         if k < 0.3:
             srcs = [s for s, b in READABLE if b == bits] + ["const"]
             s = r.choice(srcs)
