@@ -372,9 +372,14 @@ class Program(Expressions, Parts):
         for s in parser.states:
             hdr = None
             for st in s.body:
+                if st.kind == "callstmt" and st.call.fn.kind == "name" and \
+                        st.call.fn.name == "verify":
+                    err(st, "verify() is not supported: P4TC's parse graph "
+                        "rejects by its transitions only")
                 if st.kind != "callstmt" or st.call.fn.kind != "member" or \
                         st.call.fn.name != "extract":
-                    err(st, "a parser state may only extract headers")
+                    err(st, "a parser state may only extract headers (P4TC's "
+                        "parse graph runs no statements)")
                 a = st.call.args
                 h = self.hdr_ref(a[0], {self.hdr_param}) if a else None
                 if h is None:
