@@ -291,6 +291,9 @@ class Expressions:
 
     def compute_branches(self, e, dst, out, params):
         """A bool or c ? a : b: straight into DST unless E reads it."""
+        if e.kind == "cond" and self.const_value(e.cond) is not None:
+            self.compute(e.a if self.const_value(e.cond) else e.b, dst, out, params)
+            return
         w = self.ewidth(e, params) or dst[1]
         if self.reads(e, dst, params):
             t = self.tmp(w)

@@ -183,6 +183,20 @@ class Program(Expressions, Parts):
                 err(e, f"{e.a.name} has no member {e.name} with a value")
         if e.kind == "name" and e.name in self.consts:
             return self.const_value(self.consts[e.name].value)
+        if e.kind == "binop" and e.op in CMP_OPS:
+            a, b = self.const_value(e.a), self.const_value(e.b)
+            if a is None or b is None:
+                return None
+            return int({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b,
+                        ">": a > b, ">=": a >= b}[e.op])
+        if e.kind == "binop" and e.op in ("&&", "||"):
+            a, b = self.const_value(e.a), self.const_value(e.b)
+            if a is None or b is None:
+                return None
+            return int(bool(a and b) if e.op == "&&" else bool(a or b))
+        if e.kind == "unop" and e.op == "!":
+            a = self.const_value(e.a)
+            return None if a is None else int(not a)
         w = self.const_width(e)
         if e.kind == "binop" and e.op in ("+", "-", "*", "<<", ">>", "&", "|", "^"):
             a, b = self.const_value(e.a), self.const_value(e.b)
@@ -1161,6 +1175,11 @@ class Program(Expressions, Parts):
             self.header_copy(s, out)
         elif k == "assign":
             self.compute(s.rhs, self.lvalue(s.lhs, params), out, params)
+        elif k == "if" and self.const_value(s.cond) is not None:
+            # decided now: the side taken only
+            taken = s.then if self.const_value(s.cond) else s.els
+            if taken is not None:
+                self.stmt(taken, out, params, end, where)
         elif k == "if" and s.els is None and self.is_return(s.then):
             self.branch(s.cond, end, True, out, params)
         elif k == "if":
@@ -1265,8 +1284,9 @@ class Program(Expressions, Parts):
 
     def branch(self, c, label, when, out, params):
         """Jump to LABEL when C is WHEN, fall through otherwise."""
-        if c.kind == "bool":
-            if c.value == when:
+        if self.const_value(c) is not None and self.is_bool(c):
+            # decided now: a jump, or nothing
+            if bool(self.const_value(c)) == when:
                 out.append(f"jump {label}")
         elif c.kind == "call" and c.fn.kind == "member" and c.fn.name == "isValid":
             if c.args:
