@@ -11,7 +11,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps bpf compiled kernel kernel-bench qemu qemu-fuzz iproute2 build check bench cp-bench dp-bench offload-bench equivalence soak demo shell series clean distclean
+.PHONY: help deps bpf compiled install-compiler kernel kernel-bench qemu qemu-fuzz iproute2 build check bench cp-bench dp-bench offload-bench equivalence soak demo shell series clean distclean
 
 help:
 	@echo "make demo      boot the test guest and show the kernel and tools"
@@ -26,6 +26,7 @@ help:
 	@echo "make soak      the long runs: fuzzing, big tables, updates under traffic on 2 vCPUs (SOAK_ITER=, SOAK_SEED=, SOAK_LPM=, SOAK_ROUNDS=, SOAK_NETLINK=, SOAK_STRESS=, SOAK_P4NIC=)"
 	@echo "make series    git format-patch series of our kernel changes (build/series/)"
 	@echo "make deps      install Debian packages, fetch qemu and iproute2 sources"
+	@echo "make install-compiler  p4tc-compile into PREFIX/bin (PREFIX=/usr/local, DESTDIR=)"
 
 deps:
 	@scripts/deps.sh
@@ -61,7 +62,25 @@ P4_OUTS := $(patsubst tests/programs/%.p4,build/compiler/%.tc,$(P4_SRCS))
 COMPILER_SRCS := compiler/p4tc-compile $(wildcard compiler/p4tc_compiler/*.py) \
 	$(wildcard compiler/include/*.p4 compiler/include/*/*.p4)
 
-compiled: $(P4_OUTS)
+compiled: $(P4_OUTS) build/bin/p4tc-compile
+
+# the build's p4tc-compile, on a PATH of its own (build/bin), as the
+# guest and the docs use it
+build/bin/p4tc-compile: compiler/p4tc-compile
+	@mkdir -p $(@D)
+	ln -sf ../../compiler/p4tc-compile $@
+
+# p4tc-compile with its modules and include files, for use outside the
+# tree: PREFIX/lib/p4tc-compile/, run through PREFIX/bin/p4tc-compile
+PREFIX ?= /usr/local
+install-compiler:
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/p4tc-compile/p4tc_compiler \
+		$(DESTDIR)$(PREFIX)/lib/p4tc-compile/include/tc
+	install -m 755 compiler/p4tc-compile $(DESTDIR)$(PREFIX)/lib/p4tc-compile/
+	install -m 644 compiler/p4tc_compiler/*.py $(DESTDIR)$(PREFIX)/lib/p4tc-compile/p4tc_compiler/
+	install -m 644 compiler/include/core.p4 $(DESTDIR)$(PREFIX)/lib/p4tc-compile/include/
+	install -m 644 compiler/include/tc/pna.p4 $(DESTDIR)$(PREFIX)/lib/p4tc-compile/include/tc/
+	ln -sf ../lib/p4tc-compile/p4tc-compile $(DESTDIR)$(PREFIX)/bin/p4tc-compile
 
 # a program's p4c.opts: its options (the pipeline id its tests know)
 build/compiler/%.tc: tests/programs/%.p4 $(COMPILER_SRCS) $$(wildcard tests/programs/$$(dir $$*)p4c.opts)
