@@ -280,8 +280,11 @@ class Expressions:
             return any(self.reads(x, dst, params) for x in e)
         if not isinstance(e, Node):
             return False
-        if e.kind == "member" and self.hdr_ref(e, {self.chdr}) is not None:
-            return False
+        try:
+            if e.kind == "member" and self.hdr_ref(e, {self.chdr}) is not None:
+                return False
+        except CompileError:
+            return True
         if self.is_leaf(e) and self.const_value(e) is None:
             try:
                 return SLICE.sub("", self.operand(e, "read", params)[0]) == base

@@ -305,6 +305,18 @@ class Program(Expressions, Parts):
                 continue
             if len(c.args) != 1:
                 err(st, "pkt.emit(hdr.h);")
+            x = c.args[0]
+            if x.kind == "member" and x.a.kind == "name" and x.a.name == self.dhdr \
+                    and x.name in self.stacks:
+                # a stack: its elements in order (those the parser never
+                # fills are never valid: nothing to emit)
+                for h in self.stacks[x.name]:
+                    if h.name not in self.trans:
+                        continue
+                    if h in order:
+                        err(st, f"{h.name} is emitted twice")
+                    order.append(h)
+                continue
             h = self.hdr_ref(c.args[0], {self.dhdr})
             if h is None:
                 err(st, "emit() of a header of the headers struct")
@@ -339,33 +351,78 @@ class Program(Expressions, Parts):
         if not isinstance(st, Node) or st.kind != "struct":
             err(st, "the headers must be a struct of headers")
         self.headers = {}
+        self.stacks = {}
         for f in st.fields:
-            d = self.resolve(f.type)
-            if not isinstance(d, Node) or d.kind != "header":
-                if isinstance(d, Node) and d.kind == "header_union":
-                    err(f, "header unions are not supported")
-                err(f, f"{f.name}: the headers struct holds headers only")
-            h = Header(f.name, d)
-            off = 0
-            for hf in d.fields:
-                r = self.resolve(hf.type)
-                if isinstance(r, tuple) and r[0] == "varbit":
-                    if hf is not d.fields[-1] or off:
-                        err(hf, "a varbit field must be its header's only field")
-                    h.varbit = r[1]
-                    continue
-                w = self.width_of(hf.type, hf)
-                tct = tc_type(hf.annos, w, f"bit{w}")
-                h.fields[hf.name] = (off, w, tct)
-                off += w
-            if off % 8:
-                err(d, f"header {d.name} is {off} bits long, not whole bytes")
-            h.len = off // 8
-            self.headers[f.name] = h
+            if f.type.kind == "stack":
+                self.header_stack(f)
+            else:
+                self.headers[f.name] = self.make_header(f.name, f.type, f)
+
+    def make_header(self, name, ty, f):
+        d = self.resolve(ty)
+        if not isinstance(d, Node) or d.kind != "header":
+            if isinstance(d, Node) and d.kind == "header_union":
+                err(f, "header unions are not supported")
+            err(f, f"{f.name}: the headers struct holds headers only")
+        h = Header(name, d)
+        off = 0
+        for hf in d.fields:
+            r = self.resolve(hf.type)
+            if isinstance(r, tuple) and r[0] == "varbit":
+                if hf is not d.fields[-1] or off:
+                    err(hf, "a varbit field must be its header's only field")
+                h.varbit = r[1]
+                continue
+            w = self.width_of(hf.type, hf)
+            tct = tc_type(hf.annos, w, f"bit{w}")
+            h.fields[hf.name] = (off, w, tct)
+            off += w
+        if off % 8:
+            err(d, f"header {d.name} is {off} bits long, not whole bytes")
+        h.len = off // 8
+        return h
+
+    def header_stack(self, f):
+        """A header stack H[N] of the headers struct: N headers NAME_0 ..
+        NAME_{N-1}, placed by the parse graph as it extracts them."""
+        d = self.resolve(f.type.elem)
+        if not isinstance(d, Node) or d.kind != "header":
+            err(f, f"{f.name}: a stack of headers only")
+        n = self.const_value(f.type.size)
+        if n is None or not 1 <= n <= 16:
+            err(f, "a header stack's size is a constant of 1 to 16")
+        self.stacks[f.name] = []
+        for i in range(n):
+            h = self.make_header(f"{f.name}_{i}", f.type.elem, f)
+            if hasattr(h, "varbit"):
+                err(f, "a stack of headers of variable length is not supported")
+            h.stack = (f.name, i)
+            if h.name in self.headers:
+                err(f, f"{h.name} is both a header and an element of stack "
+                    f"{f.name}")
+            self.headers[h.name] = h
+            self.stacks[f.name].append(h)
 
     def hdr_ref(self, e, names):
-        """hdr.NAME in a parser or control: the Header, or None."""
+        """hdr.NAME or hdr.STACK[I] in a parser or control: the Header,
+        or None."""
+        if e.kind == "index" and e.a.kind == "member" and \
+                e.a.a.kind == "name" and e.a.a.name in names:
+            stack = self.stacks.get(e.a.name)
+            if stack is None:
+                err(e, f"{e.a.name} is not a header stack")
+            i = self.const_value(e.index)
+            if i is None or not 0 <= i < len(stack):
+                err(e, f"a constant index of {e.a.name}, 0 to {len(stack) - 1}")
+            return stack[i]
+        if e.kind == "member" and e.a.kind == "member" and \
+                e.a.a.kind == "name" and e.a.a.name in names and \
+                e.a.name in self.stacks:
+            err(e, f"{e.a.name}.{e.name} is not supported here: name the "
+                f"element, {e.a.name}[I]")
         if e.kind == "member" and e.a.kind == "name" and e.a.name in names:
+            if e.name in self.stacks:
+                err(e, f"{e.name} is a header stack: name an element, {e.name}[I]")
             h = self.headers.get(e.name)
             if h is None:
                 err(e, f"no header {e.name}")
@@ -395,6 +452,15 @@ class Program(Expressions, Parts):
                     err(st, "a parser state may only extract headers (P4TC's "
                         "parse graph runs no statements)")
                 a = st.call.args
+                if len(a) == 1 and a[0].kind == "member" and \
+                        a[0].name == "next" and a[0].a.kind == "member" and \
+                        a[0].a.a.kind == "name" and a[0].a.a.name == self.hdr_param \
+                        and a[0].a.name in self.stacks:
+                    # the stack's next element: which one, the path says
+                    if hdr is not None:
+                        err(st, "one header per parser state (split the state)")
+                    hdr = ("next", a[0].a.name)
+                    continue
                 h = self.hdr_ref(a[0], {self.hdr_param}) if a else None
                 if h is None:
                     err(st, "extract() takes a header of the headers struct")
@@ -411,14 +477,17 @@ class Program(Expressions, Parts):
                 hdr = h
             self.state_hdr[s.name] = hdr
         self.trans = {}     # header name -> (select field, [(v, m, next)], default)
-        self.start = self.follow("start", states, parser, set())
+        self.hdr_state = {}     # header name -> (state, stack counts) placing it
+        self.start = self.follow("start", states, parser, set(), ())
         if self.start is None:
             err(parser, "the parser extracts no header")
         self.graph_order = []
         self.walk(self.start, states, parser)
 
-    def follow(self, name, states, parser, seen):
-        """The header a transition to state NAME leads to, or accept/reject."""
+    def follow(self, name, states, parser, seen, ctx):
+        """The header a transition to state NAME leads to, as (header,
+        state, stack counts after it), or accept/reject.  CTX: how many
+        elements of each stack the path extracted so far."""
         if name in ("accept", "reject"):
             return name
         s = states.get(name)
@@ -427,37 +496,69 @@ class Program(Expressions, Parts):
         if name in seen:
             err(s, "parser loops are not supported")
         h = self.state_hdr[name]
+        if isinstance(h, tuple):
+            # stack.next: the element after the path's last; past the
+            # end P4 rejects (error.StackOutOfBounds)
+            counts = dict(ctx)
+            i = counts.get(h[1], 0)
+            if i >= len(self.stacks[h[1]]):
+                return "reject"
+            counts[h[1]] = i + 1
+            return (self.stacks[h[1]][i], s, tuple(sorted(counts.items())))
         if h is not None:
-            return (h, s)
+            return (h, s, ctx)
         if s.trans is None or s.trans.kind != "goto":
             err(s, "a state that extracts nothing may only go to another state")
-        return self.follow(s.trans.state, states, parser, seen | {name})
+        return self.follow(s.trans.state, states, parser, seen | {name}, ctx)
 
     def walk(self, node, states, parser, path=()):
         if not isinstance(node, tuple):
             return
-        h, s = node
+        h, s, ctx = node
         if h.name in path:
             err(s, "parser loops are not supported (P4TC's parse graph is "
                 "acyclic)")
         path = path + (h.name,)
+        trans = self.transitions(h, s, ctx, states, parser)
         if h.name in self.trans:
+            # a header reached again: by the same state, with the same
+            # ways on (P4TC gives a header one set of transitions)
+            if self.hdr_state[h.name] != s.name or \
+                    self.trans_sig(self.trans[h.name]) != self.trans_sig(trans):
+                err(s, f"{h.name} is extracted by states "
+                    f"{self.hdr_state[h.name]} and {s.name}, or goes on "
+                    "differently after different paths: P4TC gives a header "
+                    "one set of transitions")
             return
-        self.trans[h.name] = None
+        self.hdr_state[h.name] = s.name
+        self.trans[h.name] = trans
         self.graph_order.append(h)
+        sel, cases, default = trans
+        for _, _, nxt in cases:
+            self.walk(nxt, states, parser, path)
+        self.walk(default, states, parser, path)
+
+    def trans_sig(self, trans):
+        sel, cases, default = trans
+        return (sel, [(v, m, self.next_name(n)) for v, m, n in cases],
+                self.next_name(default))
+
+    def transitions(self, h, s, ctx, states, parser):
+        """(select field, [(value, mask, next)], default) of header H
+        extracted by state S after a path that extracted CTX of each
+        stack."""
         t = s.trans
         if t is None:
-            self.trans[h.name] = (None, [], "reject")
-            return
+            return (None, [], "reject")
         if t.kind == "goto":
-            nxt = self.follow(t.state, states, parser, set())
-            self.trans[h.name] = (None, [], nxt)
-            self.walk(nxt, states, parser, path)
-            return
+            return (None, [], self.follow(t.state, states, parser, set(), ctx))
         if len(t.exprs) != 1:
             err(t, "select on one field only")
         fe = t.exprs[0]
-        if fe.kind != "member" or self.hdr_ref(fe.a, {self.hdr_param}) is not h \
+        last = fe.kind == "member" and fe.a.kind == "member" and \
+            fe.a.name == "last" and getattr(h, "stack", (None,))[0] == \
+            self.expr_stack(fe.a.a)
+        if fe.kind != "member" or not (last or self.hdr_ref(fe.a, {self.hdr_param}) is h) \
                 or fe.name not in h.fields:
             err(fe, f"select on a field of {h.name}, the header this state extracts")
         width = h.fields[fe.name][1]
@@ -466,7 +567,7 @@ class Program(Expressions, Parts):
             k = c.keys[0]
             if len(c.keys) != 1:
                 err(c, "select on one field only")
-            nxt = self.follow(c.state, states, parser, set())
+            nxt = self.follow(c.state, states, parser, set(), ctx)
             if k.kind == "dontcare":
                 default = nxt
                 break
@@ -479,10 +580,14 @@ class Program(Expressions, Parts):
             if v is None or m is None:
                 err(k, "select cases must be constants")
             cases.append((v, m, nxt))
-        self.trans[h.name] = (fe.name, cases, default)
-        for _, _, nxt in cases:
-            self.walk(nxt, states, parser, path)
-        self.walk(default, states, parser, path)
+        return (fe.name, cases, default)
+
+    def expr_stack(self, e):
+        """The stack hdr.STACK names, or None."""
+        if e.kind == "member" and e.a.kind == "name" and \
+                e.a.name == self.hdr_param and e.name in self.stacks:
+            return e.name
+        return None
 
     def varbit_merge(self, h, opt, length):
         """extract(opt, (F - A) * M): opt's bytes join h as its tail."""
@@ -1058,6 +1163,8 @@ class Program(Expressions, Parts):
         return words
 
     def expr_name(self, e):
+        if e.kind == "index":
+            return f"{self.expr_name(e.a)}_{self.const_value(e.index)}"
         if e.kind == "member":
             base = self.expr_name(e.a)
             return e.name if base in (self.chdr, self.cmeta, self.hdr_param) else \
@@ -1069,11 +1176,9 @@ class Program(Expressions, Parts):
     # -- operands ----------------------------------------------------------------
     def operand(self, e, ctx, params=None, width=None):
         """An expression as a command operand: (text, width, tc type)."""
-        if e.kind == "member" and e.a.kind == "member" and e.a.a.kind == "name" \
-                and e.a.a.name == self.chdr:
-            h = self.headers.get(e.a.name)
-            if h is None:
-                err(e.a, f"no header {e.a.name}")
+        h = self.hdr_ref(e.a, {self.chdr}) if e.kind == "member" and \
+            e.a.kind in ("member", "index") else None
+        if h is not None:
             if h.alias_of is not None:
                 err(e, f"the fields of {h.name} (a varbit) cannot be used")
             if e.name not in h.fields:
@@ -1475,6 +1580,9 @@ class Program(Expressions, Parts):
             return
         if fn.kind == "member" and fn.name == "isValid":
             err(c, "isValid() is not supported yet")
+        if fn.kind == "member" and fn.name in ("push_front", "pop_front"):
+            err(c, f"{fn.name}() is not supported: P4TC moves no headers "
+                "within a stack (setValid/setInvalid of an element do)")
         err(c, "this call is not supported")
 
     def inline(self, c, out, params, where):
