@@ -13,6 +13,9 @@
 #   the result of their operation (const entries on the operation, local
 #   variables, actions calling actions, shifts and slices); a frame of
 #   another version is dropped; the const entries cannot be deleted.
+# - header_stack_example.p4: a QinQ frame fills the two-tag stack and
+#   goes by the pair's entry, a one-tag frame by its own, a third tag is
+#   past the stack: rejected.
 # - ipip.p4: h1 to h2 through an IPv4-in-IPv4 tunnel (t1/t2): p1 pushes
 #   the outer header (setValid, a header copy), t2 pops it (setInvalid);
 #   in the tunnel, the outer header's checksum (computed in the
@@ -31,7 +34,7 @@ cleanup() {
 	for ns in h1 h2; do
 		ip netns del $ns 2>/dev/null
 	done
-	for p in checksum calculator ipip; do
+	for p in checksum calculator header_stack_example ipip; do
 		tc p4template del pipeline/$p 2>/dev/null
 	done
 	rm -f "$cap" "$caperr"
@@ -117,6 +120,44 @@ grep -q "^+ 2 none" <<<"$out" || fail "calculator: version 2 was not dropped: $o
 grep -q "^\* 1 none" <<<"$out" || fail "calculator: an unknown operation was not dropped: $out"
 tc filter del dev p1 ingress
 expect_ok "calculator deleted" tc p4template del pipeline/calculator
+
+# --- header stack -------------------------------------------------------
+expect_ok "load header_stack_example" tc -b "$INTROSPECTION/header_stack_example.tc"
+bind header_stack_example p1
+H="tc p4 create header_stack_example/table/MainControlImpl"
+expect_ok "QinQ 10/20 to p2" $H/qinq_tbl outer 10 inner 20 \
+	action header_stack_example/MainControlImpl/send_to param port p2
+expect_ok "VLAN 10 to p2" $H/vlan_tbl vid 10 \
+	action header_stack_example/MainControlImpl/send_to param port p2
+r0=$(p4_filter_stat p1 1 parser_rejects)
+capture h2 x2 -e 'vlan and vlan'
+ip netns exec h1 /usr/bin/python3 - "$mac2" <<'PY' || fail "scapy could not send"
+import sys
+from scapy.layers.l2 import Ether, Dot1Q
+from scapy.layers.inet import IP, UDP
+from scapy.sendrecv import sendp
+e = Ether(dst=sys.argv[1], src=open("/sys/class/net/x1/address").read().strip())
+ip = IP(src="10.62.0.1", dst="10.62.0.2") / UDP(dport=9)
+sendp([e / Dot1Q(vlan=10) / Dot1Q(vlan=20) / ip,          # the stack full
+       e / Dot1Q(vlan=10) / ip,                           # one element
+       e / Dot1Q(vlan=10) / Dot1Q(vlan=21) / ip,          # no such pair
+       e / Dot1Q(vlan=10) / Dot1Q(vlan=20) / Dot1Q(vlan=30) / ip],  # past it
+      iface="x1", verbose=False)
+PY
+capture_wait
+grep -q "vlan 10, .*vlan 20, .*10.62.0.1.* > 10.62.0.2" <<<"$(tr -d '\n' <"$cap")" ||
+	fail "header stack: the QinQ frame did not reach h2 with both tags: $(cat "$cap")"
+for k in "qinq_tbl outer 10 inner 20" "vlan_tbl vid 10"; do
+	set -- $k
+	j=$(tc -s -j p4 get "header_stack_example/table/MainControlImpl/$1" "$2" "$3" ${4:+"$4"} ${5:+"$5"})
+	n=$(json_get "$j" 'j[1]["entries"][0]["stats"]["packets"]')
+	[ "$n" = 1 ] || fail "header stack: $1's entry counted '$n' frames, expected 1"
+done
+r1=$(p4_filter_stat p1 1 parser_rejects)
+[ "$((r1 - r0))" = 1 ] 2>/dev/null ||
+	fail "header stack: $((r1 - r0)) frames rejected, expected the one with a third tag"
+tc filter del dev p1 ingress
+expect_ok "header_stack_example deleted" tc p4template del pipeline/header_stack_example
 
 # --- ipip ---------------------------------------------------------------
 ip link add t1 type veth peer name t2
