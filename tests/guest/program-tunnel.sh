@@ -55,7 +55,10 @@ expect_ok "h2 reaches h1 through the tunnel" ip netns exec h2 ping -c 2 -W 2 10.
 # (the p4 filters' namespace is this one: capture()'s "ip netns exec" has
 # no name for it, so tcpdump runs here, with capture()'s wait)
 : >"$caperr"
-tcpdump -l -n -e -x -c 1 -i t2 -Q in 'ether proto 0x88b5' >"$cap" 2>"$caperr" &
+# (a tunneled frame around IPv4 only: the tunnel header's inner EtherType
+# at bytes 18-19; an ARP the hosts send meanwhile goes through it too)
+tcpdump -l -n -e -x -c 1 -i t2 -Q in 'ether proto 0x88b5 and ether[18:2] = 0x0800' \
+	>"$cap" 2>"$caperr" &
 tpid=$!
 for _ in {1..40}; do
 	grep -q "listening on" "$caperr" && break
