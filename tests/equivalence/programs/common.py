@@ -141,3 +141,30 @@ def fuzz_l4(rnd, src, dst, ttl=None):
     seg = wire.l4(proto, src, dst, port(), port())
     return wire.ipv4(src, dst, proto, seg, ttl=ttl, ident=rnd.getrandbits(16),
                      options=opts)
+
+
+def fuzz_routes(rnd, topo, pipe, draw_prefix):
+    """The routers' random entries: next hops 1-6 (some to a MAC nobody
+    has), then up to 11 routes of prefixes DRAW_PREFIX(rnd) draws, some
+    that drop, some to a next hop that does not exist.  (entries,
+    prefixes); PIPE is router or router6."""
+    p = topo.P
+    ents = []
+    for nh in rnd.sample(range(1, 7), rnd.randrange(1, 5)):
+        port = rnd.randrange(2)
+        dmac = rnd.choice([mac(topo.T[port]), f"02:00:00:00:00:{nh:02x}"])
+        ents.append(("cb/nexthop", ["nh", str(nh), "action", f"{pipe}/cb/forward",
+                                    "param", "dmac", dmac, "param", "smac",
+                                    mac(p[port]), "param", "port", p[port]]))
+    prefixes = []
+    for _ in range(rnd.randrange(1, 12)):
+        pf = draw_prefix(rnd)
+        if pf in prefixes:
+            continue
+        prefixes.append(pf)
+        if rnd.random() < 0.15:
+            ents.append(("cb/fib", ["dstAddr", pf, "action", f"{pipe}/cb/drop"]))
+        else:
+            ents.append(("cb/fib", ["dstAddr", pf, "action", f"{pipe}/cb/set_nh",
+                                    "param", "nh", str(rnd.randrange(1, 9))]))
+    return ents, prefixes

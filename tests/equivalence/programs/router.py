@@ -6,8 +6,8 @@ branches, with IP options, truncated, not IPv4, VLAN-tagged, sizes from
 
 import random
 
-from programs.common import (bpf_object, fuzz_frame, fuzz_l4, mac, pick_addr,
-                             program, rand_prefix)
+from programs.common import (bpf_object, fuzz_frame, fuzz_l4, fuzz_routes, mac,
+                             pick_addr, program, rand_prefix)
 
 NAME = "router"
 TC, INTROSPECTION = program(NAME)
@@ -96,25 +96,7 @@ def fuzz(rnd, topo):
     """Random next hops (some routes name a missing one), random nested
     and overlapping routes, some that drop; frames to their edges with
     every TTL branch, sometimes mutated (common.mutate)."""
-    p = topo.P
-    ents = []
-    for nh in rnd.sample(range(1, 7), rnd.randrange(1, 5)):
-        port = rnd.randrange(2)
-        dmac = rnd.choice([mac(topo.T[port]), f"02:00:00:00:00:{nh:02x}"])
-        ents.append(("cb/nexthop", ["nh", str(nh), "action", "router/cb/forward",
-                                    "param", "dmac", dmac, "param", "smac",
-                                    mac(p[port]), "param", "port", p[port]]))
-    prefixes = []
-    for _ in range(rnd.randrange(1, 12)):
-        pf = rand_prefix(rnd)
-        if pf in prefixes:
-            continue
-        prefixes.append(pf)
-        if rnd.random() < 0.15:
-            ents.append(("cb/fib", ["dstAddr", pf, "action", "router/cb/drop"]))
-        else:
-            ents.append(("cb/fib", ["dstAddr", pf, "action", "router/cb/set_nh",
-                                    "param", "nh", str(rnd.randrange(1, 9))]))
+    ents, prefixes = fuzz_routes(rnd, topo, NAME, rand_prefix)
     frames = []
     for _ in range(rnd.randrange(6, 16)):
         port = rnd.randrange(2)

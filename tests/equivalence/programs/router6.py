@@ -9,7 +9,7 @@ import ipaddress
 import struct
 
 from programs import wire
-from programs.common import fuzz_frame, mac, program
+from programs.common import fuzz_frame, fuzz_routes, mac, program
 
 NAME = "router6"
 TC, INTROSPECTION = program(NAME)
@@ -84,6 +84,16 @@ def corpus(topo):
     return out
 
 
+def rand_prefix6(rnd):
+    """A prefix of any length, under 2001:db8::/32 or anywhere."""
+    plen = rnd.choice([0, 1, 16, 32, 48, 63, 64, 65, 127, 128,
+                       rnd.randrange(129)])
+    base = rnd.choice([0x20010db8 << 96, rnd.getrandbits(128)])
+    base += rnd.getrandbits(96) if plen > 32 else 0
+    return str(ipaddress.IPv6Network((base >> (128 - plen) << (128 - plen)
+                                      if plen else 0, plen)))
+
+
 def rand_addr(rnd, prefixes):
     """An address inside one of @prefixes, at its edge, or anywhere."""
     if prefixes and rnd.random() < 0.8:
@@ -98,31 +108,7 @@ def fuzz(rnd, topo):
     """Random next hops (some routes name a missing one), random nested
     prefixes under 2001:db8::/32 and anywhere, some that drop; frames to
     their edges with every hop-limit branch, sometimes mutated."""
-    p = topo.P
-    ents = []
-    for n in rnd.sample(range(1, 7), rnd.randrange(1, 5)):
-        port = rnd.randrange(2)
-        dmac = rnd.choice([mac(topo.T[port]), f"02:00:00:00:00:{n:02x}"])
-        ents.append(("cb/nexthop", ["nh", str(n), "action", "router6/cb/forward",
-                                    "param", "dmac", dmac, "param", "smac",
-                                    mac(p[port]), "param", "port", p[port]]))
-    prefixes = []
-    for _ in range(rnd.randrange(1, 12)):
-        plen = rnd.choice([0, 1, 16, 32, 48, 63, 64, 65, 127, 128,
-                           rnd.randrange(129)])
-        base = rnd.choice([0x20010db8 << 96, rnd.getrandbits(128)])
-        base += rnd.getrandbits(96) if plen > 32 else 0
-        net = ipaddress.IPv6Network((base >> (128 - plen) << (128 - plen) if plen
-                                     else 0, plen))
-        pf = str(net)
-        if pf in prefixes:
-            continue
-        prefixes.append(pf)
-        if rnd.random() < 0.15:
-            ents.append(("cb/fib", ["dstAddr", pf, "action", "router6/cb/drop"]))
-        else:
-            ents.append(("cb/fib", ["dstAddr", pf, "action", "router6/cb/set_nh",
-                                    "param", "nh", str(rnd.randrange(1, 9))]))
+    ents, prefixes = fuzz_routes(rnd, topo, NAME, rand_prefix6)
     frames = []
     for _ in range(rnd.randrange(6, 16)):
         port = rnd.randrange(2)
