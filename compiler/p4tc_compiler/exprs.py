@@ -16,6 +16,13 @@ computed step by step into temporaries (metadata the compiler adds).
   division and modulo have no command: refused.
 - A value of type bool (a comparison, &&, ||, !, isValid(), .hit) held
   in a variable is 1 or 0, set by branches.
+- int<N>: its bits are computed as bit<N>'s (two's complement), and the
+  kernel compares signed when an operand's object is of a signed type
+  (intN metadata, fields, parameters, constants; a slice of one too).
+  So a comparison's operands are made signed exactly when the P4 type
+  is (with_sign()), a signed temporary is a slice of pna_tsC_I or
+  pna_csC_I, and the two operations whose bits differ from bit<N>'s
+  test the sign: a widening cast copies it up, >> shifts it in.
 """
 
 import re
@@ -43,19 +50,21 @@ class Expressions:
     def start_statement(self):
         self.tmp_next = {}
 
-    def tmp(self, w):
+    def tmp(self, w, signed=False):
         """A W-bit temporary: the low W bits of a container of 8 to 128
-        (P4TC's metadata space is 1024 bits: temporaries share)."""
-        pool = "c" if self.where == "apply" else "t"
+        (P4TC's metadata space is 1024 bits: temporaries share); a
+        SIGNED one for an int<W>."""
+        pool = ("c" if self.where == "apply" else "t") + ("s" if signed else "")
+        fam = "int" if signed else "bit"
         c = 8
         while c < w:
             c *= 2
         i = self.tmp_next.get((pool, c), 0)
         self.tmp_next[(pool, c)] = i + 1
-        t = self.compiler_meta(f"pna_{pool}{c}_{i}", c)
+        t = self.compiler_meta(f"pna_{pool}{c}_{i}", c, f"{fam}{c}")
         if w == c:
             return t
-        return (f"{t[0]}[0-{w - 1}]", w, f"bit{w}")
+        return (f"{t[0]}[0-{w - 1}]", w, f"{fam}{w}")
 
     def compiler_meta(self, name, w, tct=None):
         """A metadatum of the compiler's, as an operand."""
@@ -77,8 +86,7 @@ class Expressions:
         while name in self.pna and self.pna[name][0] != w:
             name = f"pna_{scope}_{d.name}_{n}"
             n += 1
-        from .lower import tc_type
-        v = self.compiler_meta(name, w, tc_type(d.annos, w, None))
+        v = self.compiler_meta(name, w, self.obj_tct(d.annos, d.type, w, None))
         self.scopes[-1][d.name] = v
         if d.init is not None:
             self.compute(d.init, v, out, params)
@@ -139,6 +147,97 @@ class Expressions:
             return self.value_call(e)[1]
         return self.operand(e, "read", params)[1]
 
+    def esigned(self, e, params):
+        """Whether E's type is an int<N>; None for a constant of no type
+        (an int literal: it takes the other operand's)."""
+        k = e.kind
+        if self.is_bool(e):
+            return False
+        if k == "cast":
+            return self.signed_type(e.type)
+        if self.const_value(e) is not None:
+            return self.const_signed(e) if self.const_width(e) else None
+        if k == "slice":
+            return False
+        if k == "binop" and e.op in ("++", "<<", ">>"):
+            return self.esigned(e.a, params)    # P4: the left operand's
+        if k == "binop" or k == "cond":
+            a = self.esigned(e.a, params)
+            return a if a is not None else self.esigned(e.b, params)
+        if k == "unop":
+            return self.esigned(e.a, params)
+        if k == "call" and self.value_call(e) is not None:
+            return False
+        return self.operand(e, "read", params)[2].startswith("int")
+
+    def kernel_signed(self, v, params):
+        """Whether the kernel takes operand V as signed: its object's
+        type is (a slice of a signed object is signed too)."""
+        text = SLICE.sub("", v[0])
+        if text.startswith("constant."):
+            return text.startswith("constant.int")
+        parts = text.split(".")
+        tct = None
+        if parts[0] == "metadata" and parts[1] == self.pname:
+            tct = (self.meta.get(parts[2]) or self.pna.get(parts[2]) or
+                   (0, None))[1]
+        elif parts[0] == "hdrfield" and len(parts) == 5 and \
+                parts[3] in self.headers:
+            tct = self.headers[parts[3]].fields.get(parts[4], (0, 0, None))[2]
+        elif parts[0] == "param" and params is not None:
+            tct = next((t for n, (w, t) in params.items()
+                        if self.param_name(params, n) == parts[1]), None)
+        elif parts[0] == "register":
+            return parts[2].split("[")[0] in self.signed_registers
+        return bool(tct) and tct.startswith("int")
+
+    def with_sign(self, v, signed, out, params):
+        """V as an operand the kernel compares as SIGNED says: a constant
+        written in that type, another operand copied into a temporary
+        when its object's type says otherwise."""
+        if v[0].startswith("constant."):
+            if not signed or v[0].startswith("constant.int"):
+                return v
+            w, bits = v[1], int(v[0].rsplit(".", 1)[1], 16)
+            n = bits - (1 << w) if bits >> (w - 1) & 1 else bits
+            return (f"constant.int{w}.{n}", w, f"int{w}")
+        if self.kernel_signed(v, params) == signed:
+            return v
+        t = self.tmp(v[1], signed)
+        out.append(f"set {t[0]} {v[0]}")
+        return t
+
+    def sign_extend(self, v, w, out, params):
+        """V, an int<N> (N < W), as an int<W>: its sign bit copied up."""
+        n = v[1]
+        t = self.tmp(w, True)
+        s = self.with_sign(v, True, out, params)
+        done = self.new_label()
+        out.append(f"set {t[0]} {v[0]}")
+        out.append(f"blt {s[0]} constant.int{n}.0 control pipe / jump {done}")
+        mask = ((1 << w) - 1) ^ ((1 << n) - 1)
+        out.append(f"bor {t[0]} {t[0]} constant.bit{w}.{mask:#x}")
+        out.append(f"label {done}")
+        return t
+
+    def cast_rule(self, e, iw, isg):
+        """P4 casts change a number's width or its signedness, not both
+        (int<8> to bit<16> goes by int<16> or bit<8>: which says
+        whether the sign is copied).  Returns the cast's width and
+        signedness."""
+        w, sg = self.width_of(e.type, e), self.signed_type(e.type)
+        if iw is not None and isg is not None and iw != w and isg != sg:
+            fr = f"{'int' if isg else 'bit'}<{iw}>"
+            to = f"{'int' if sg else 'bit'}<{w}>"
+            err(e, f"a cast from {fr} to {to} changes both the width and "
+                "the signedness: cast in two steps")
+        return w, sg
+
+    def check_cast(self, e, params):
+        iw, isg = self.ewidth(e.a, params), self.esigned(e.a, params)
+        w, sg = self.cast_rule(e, iw, isg)
+        return w, iw, isg, sg
+
     # -- operands ----------------------------------------------------------------
     def is_leaf(self, e):
         if e.kind in ("name", "member") and not self.is_bool(e):
@@ -187,11 +286,12 @@ class Expressions:
             hi, lo = self.slice_bounds(e)
             return self.slice_of(self.value(e.a, out, params), lo, hi, out, e)
         if k == "cast":
-            w = self.width_of(e.type, e)
-            iw = self.ewidth(e.a, params)
+            w, iw, isg, sg = self.check_cast(e, params)
             inner = self.value(e.a, out, params, w)
             if iw is not None and iw > w:
                 return self.slice_of(inner, 0, w - 1, out, e)
+            if iw is not None and iw < w and isg:
+                return self.sign_extend(inner, w, out, params)
             return inner
         if k == "call" and self.value_call(e) is not None:
             return self.value_call(e, out, params)
@@ -200,7 +300,7 @@ class Expressions:
         w = self.ewidth(e, params) or hint
         if w is None:
             err(e, "a constant's width is not known here; cast it: (bit<N>)")
-        t = self.tmp(w)
+        t = self.tmp(w, bool(self.esigned(e, params)))
         self.compute(e, t, out, params)
         return t
 
@@ -220,7 +320,7 @@ class Expressions:
         if not self.is_leaf(e) and k not in ("cast", "slice") and \
                 we is not None and we < dw:
             # wraps at its own width: computed there, then zero-extended
-            t = self.tmp(we)
+            t = self.tmp(we, bool(self.esigned(e, params)))
             self.compute(e, t, out, params)
             out.append(f"set {dst[0]} {t[0]}")
             return
@@ -264,7 +364,7 @@ class Expressions:
             return
         if k == "cast" and self.ewidth(e.a, params) is not None and \
                 self.ewidth(e.a, params) < self.width_of(e.type, e) and \
-                not self.is_leaf(e.a):
+                not self.is_leaf(e.a) and not self.esigned(e.a, params):
             # widening a computed value: it wraps at its own width first
             src = self.value(e.a, out, params)
         else:
@@ -299,7 +399,7 @@ class Expressions:
             return
         w = self.ewidth(e, params) or dst[1]
         if self.reads(e, dst, params):
-            t = self.tmp(w)
+            t = self.tmp(w, bool(self.esigned(e, params)))
         else:
             t = dst
         other, done = self.new_label(), self.new_label()
@@ -322,7 +422,9 @@ class Expressions:
     def shift(self, x, op, n, dst, out, params, at):
         w = self.ewidth(x, params) or dst[1]
         a = self.widen(self.value(x, out, params, w), w, out)
-        if n >= w:
+        if op == ">>" and n and self.esigned(x, params):
+            self.shift_signed(a, n, dst, out, params, at)
+        elif n >= w:
             out.append(f"set {dst[0]} constant.bit{w}.0x0")
         elif n == 0:
             out.append(f"set {dst[0]} {a[0]}")
@@ -331,6 +433,26 @@ class Expressions:
                        f"constant.bit{n}.0x0")
         else:
             out.append(f"set {dst[0]} {self.slice_of(a, n, w - 1, out, at)[0]}")
+
+    def shift_signed(self, a, n, dst, out, params, at):
+        """DST = A >> N for an int<W> A: the sign bit shifted in.  Both
+        ways read A before DST is written (DST may be A)."""
+        w = a[1]
+        s = self.with_sign(a, True, out, params)
+        pos, done = self.new_label(), self.new_label()
+        out.append(f"blt {s[0]} constant.int{w}.0 control pipe / jump {pos}")
+        if n >= w:
+            out.append(f"set {dst[0]} constant.bit{w}.{(1 << w) - 1:#x}")
+        else:
+            out.append(f"concat {dst[0]} constant.bit{n}.{(1 << n) - 1:#x} "
+                       f"{self.slice_of(a, n, w - 1, out, at)[0]}")
+        out.append(f"jump {done}")
+        out.append(f"label {pos}")
+        if n >= w:
+            out.append(f"set {dst[0]} constant.bit{w}.0x0")
+        else:
+            out.append(f"set {dst[0]} {self.slice_of(a, n, w - 1, out, at)[0]}")
+        out.append(f"label {done}")
 
     def concat_parts(self, e):
         if e.kind == "binop" and e.op == "++":

@@ -153,9 +153,6 @@ class Program(Expressions, Parts):
     def width_of(self, ty, node):
         r = self.resolve(ty)
         if isinstance(r, tuple) and r[0] == "bits":
-            if r[2]:
-                err(node, "signed int<N> is not supported (its comparisons and "
-                    "shifts would be compiled as unsigned): use bit<N>")
             if r[1] > 128:
                 err(node, f"bit<{r[1]}> is wider than P4TC's 128 bits")
             return r[1]
@@ -164,6 +161,22 @@ class Program(Expressions, Parts):
         if isinstance(r, Node) and r.kind == "enum":
             err(node, f"enum {r.name} values are not supported here")
         err(node, "a bit<N> type was expected")
+
+    def signed_type(self, ty):
+        """Whether TY is an int<N>."""
+        r = self.resolve(ty)
+        return isinstance(r, tuple) and r[0] == "bits" and r[2]
+
+    def obj_tct(self, annos, ty, w, unsigned):
+        """The tc type of an object of type TY (W bits): intW for an
+        int<W> (signed in the kernel: its comparisons are), else its
+        @tc_type or UNSIGNED."""
+        if self.signed_type(ty):
+            a = anno(annos, "tc_type")
+            if a is not None:
+                err(a, "@tc_type names an unsigned type; this is an int<N>")
+            return f"int{w}"
+        return tc_type(annos, w, unsigned)
 
     def const_value(self, e):
         if e.kind == "int":
@@ -187,6 +200,9 @@ class Program(Expressions, Parts):
             a, b = self.const_value(e.a), self.const_value(e.b)
             if a is None or b is None:
                 return None
+            if self.const_signed(e.a) or self.const_signed(e.b):
+                # typed ones are held as their bits: compare their values
+                a, b = self.signed_const(e.a, a), self.signed_const(e.b, b)
             return int({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b,
                         ">": a > b, ">=": a >= b}[e.op])
         if e.kind == "binop" and e.op in ("&&", "||"):
@@ -202,6 +218,8 @@ class Program(Expressions, Parts):
             a, b = self.const_value(e.a), self.const_value(e.b)
             if a is None or b is None:
                 return None
+            if e.op == ">>" and w and self.const_signed(e.a):
+                a = self.signed_const(e.a, a)       # an arithmetic shift
             v = {"+": a + b, "-": a - b, "*": a * b, "<<": a << b,
                  ">>": a >> b, "&": a & b, "|": a | b, "^": a ^ b}[e.op]
             # a typed constant wraps at its width, as P4 says
@@ -214,8 +232,39 @@ class Program(Expressions, Parts):
             return v % (1 << w) if w else v
         if e.kind == "cast":
             a = self.const_value(e.a)
+            if a is not None and self.const_width(e.a):
+                self.cast_rule(e, self.const_width(e.a), self.const_signed(e.a))
+            if a is not None and self.const_signed(e.a) and \
+                    self.signed_type(e.type):
+                a = self.signed_const(e.a, a)       # int<A> to int<W> extends its sign
             return None if a is None else a % (1 << w)
         return None
+
+    def const_signed(self, e):
+        """Whether a constant expression's type is an int<N>."""
+        if e.kind == "int":
+            return bool(e.width and e.signed)
+        if e.kind == "cast":
+            return self.signed_type(e.type)
+        if e.kind == "binop" and e.op in ("<<", ">>"):
+            return self.const_signed(e.a)
+        if e.kind == "binop" and e.op not in CMP_OPS and \
+                e.op not in ("&&", "||", "++"):
+            return self.const_signed(e.a) or self.const_signed(e.b)
+        if e.kind == "unop" and e.op != "!":
+            return self.const_signed(e.a)
+        if e.kind == "name" and e.name in self.consts:
+            c = self.consts[e.name]
+            return c.f.get("type") is not None and self.signed_type(c.type)
+        return False
+
+    def signed_const(self, e, v):
+        """The value of constant E (V, held as its bits when typed) as a
+        signed number when its type is an int<N>."""
+        w = self.const_width(e)
+        if w and self.const_signed(e) and v >> (w - 1) & 1:
+            return v - (1 << w)
+        return v
 
     def const_width(self, e):
         """The width of a constant expression's type, None for an int."""
@@ -374,7 +423,7 @@ class Program(Expressions, Parts):
                 h.varbit = r[1]
                 continue
             w = self.width_of(hf.type, hf)
-            tct = tc_type(hf.annos, w, f"bit{w}")
+            tct = self.obj_tct(hf.annos, hf.type, w, f"bit{w}")
             h.fields[hf.name] = (off, w, tct)
             off += w
         if off % 8:
@@ -562,6 +611,9 @@ class Program(Expressions, Parts):
                 or fe.name not in h.fields:
             err(fe, f"select on a field of {h.name}, the header this state extracts")
         width = h.fields[fe.name][1]
+        if h.fields[fe.name][2].startswith("int"):
+            err(fe, "select on an int<N> field is not supported: declare "
+                "it bit<N>")
         cases, default = [], "reject"
         for c in t.cases:
             k = c.keys[0]
@@ -632,7 +684,7 @@ class Program(Expressions, Parts):
             if f.name.startswith("pna_"):
                 err(f, "metadata names starting with pna_ are the compiler's")
             w = self.width_of(f.type, f)
-            self.meta[f.name] = (w, tc_type(f.annos, w, None))
+            self.meta[f.name] = (w, self.obj_tct(f.annos, f.type, w, None))
         # what send_to_port() and drop_packet() write, when a program
         # calls them (see the module's comment)
         self.pna = {"pna_drop": (8, None), "pna_port": (32, "dev"),
@@ -644,6 +696,7 @@ class Program(Expressions, Parts):
         self.actions = {}
         self.tables = {}
         self.registers = {}
+        self.signed_registers = set()
         self.checksums = {}
         self.counters = {}
         self.direct_counters = {}
@@ -873,10 +926,14 @@ class Program(Expressions, Parts):
                 err(l, "Register<T, S>(size) NAME")
             w = self.width_of(ty.args[0], l)
             self.registers[l.name] = (w, self.elements(l, "register"))
+            if self.signed_type(ty.args[0]):
+                self.signed_registers.add(l.name)
         elif name == "Counter":
             # P4TC has no counter object: a register of counts per type
             if len(ty.args) != 2 or len(l.args) != 2:
                 err(l, "Counter<W, S>(size, PNA_CounterType_t.T) NAME")
+            if self.signed_type(ty.args[0]):
+                err(l, "a counter counts in bit<W>, not int<W>")
             w = self.width_of(ty.args[0], l)
             n = self.elements(l, "counter")
             kinds = self.counter_type(l.args[1], l)
@@ -1142,6 +1199,12 @@ class Program(Expressions, Parts):
     @staticmethod
     def value_text(v, tct, at, w):
         """A constant as tc writes a value of type TCT."""
+        if tct and tct.startswith("int"):
+            # signed, in decimal; a value given by its bits (a typed
+            # constant, or 0..2^W - 1) is the number they are
+            if not -(1 << w - 1) <= v < 1 << w:
+                err(at, f"{v} does not fit in int<{w}>")
+            return str(v - (1 << w) if v >> (w - 1) & 1 and v > 0 else v)
         if v < 0 or v >> w:
             err(at, f"{v} does not fit in {w} bits")
         if tct == "ipv4":
@@ -1202,7 +1265,8 @@ class Program(Expressions, Parts):
         if e.kind == "call" and e.fn.kind == "member" and e.fn.name == "read" \
                 and e.fn.a.kind == "name" and e.fn.a.name in self.registers:
             opnd, w = self.register_elem(e, params)
-            return opnd, w, f"bit{w}"
+            fam = "int" if e.fn.a.name in self.signed_registers else "bit"
+            return opnd, w, f"{fam}{w}"
         if e.kind == "call" and e.fn.kind == "name" and e.fn.name in self.externs \
                 and e.fn.name != "packet_length":
             err(e, f"extern {e.fn.name}() is not supported by P4TC's datapath")
@@ -1380,12 +1444,24 @@ class Program(Expressions, Parts):
             out.append(f"set {fld}.{dst.name}.{f} {fld}.{src.name}.{f}")
 
     def compare(self, c, out, params):
-        # a constant takes the other side's width
+        """The operands of comparison C: a constant takes the other
+        side's width, and both are signed for the kernel exactly when
+        the comparison is of int<N>s."""
         if self.const_value(c.a) is None:
             a = self.value(c.a, out, params)
-            return a, self.value(c.b, out, params, self.ewidth(c.a, params) or a[1])
-        b = self.value(c.b, out, params)
-        return self.value(c.a, out, params, self.ewidth(c.b, params) or b[1]), b
+            b = self.value(c.b, out, params, self.ewidth(c.a, params) or a[1])
+        else:
+            b = self.value(c.b, out, params)
+            a = self.value(c.a, out, params, self.ewidth(c.b, params) or b[1])
+        signed = bool(self.esigned(c.a, params) or self.esigned(c.b, params))
+        if signed:
+            for x, v in ((c.a, a), (c.b, b)):
+                n = self.const_value(x)
+                if n is not None and self.esigned(x, params) is None and \
+                        not -(1 << v[1] - 1) <= n < 1 << v[1] - 1:
+                    err(x, f"{n} does not fit in int<{v[1]}>")
+        return (self.with_sign(a, signed, out, params),
+                self.with_sign(b, signed, out, params))
 
     def branch(self, c, label, when, out, params):
         """Jump to LABEL when C is WHEN, fall through otherwise."""
@@ -1729,7 +1805,7 @@ class Program(Expressions, Parts):
                 err(p, "action parameters with a direction are not supported "
                     "(directionless parameters come from the table entry)")
             w = self.width_of(p.type, p)
-            ps[p.name] = (w, tc_type(p.annos, w, f"bit{w}"))
+            ps[p.name] = (w, self.obj_tct(p.annos, p.type, w, f"bit{w}"))
             n = anno(p.annos, "name")
             if n:
                 if len(n.args) != 1 or n.args[0].kind != "string":
@@ -1788,7 +1864,8 @@ class Program(Expressions, Parts):
             L.append(f"p4template create metadata/{P}/{name} type "
                      f"{kernel_type(tct or f'bit{w}')}")
         for name, (w, n) in self.registers.items():
-            L.append(f"p4template create register/{P}/{name} type bit{w} "
+            fam = "int" if name in self.signed_registers else "bit"
+            L.append(f"p4template create register/{P}/{name} type {fam}{w} "
                      f"numelems {n}")
         L += action_lines
         for t in self.table_info:

@@ -13,6 +13,11 @@
 #   the result of their operation (const entries on the operation, local
 #   variables, actions calling actions, shifts and slices); a frame of
 #   another version is dropped; the const entries cannot be deleted.
+# - signed_arith.p4: frames of EtherType 0x5001 from h1 go back with what
+#   P4-16 says of their int<8> and int<16> fields (signed comparisons,
+#   >> shifting the sign in, sign-extending casts, a table keyed on an
+#   int<8> whose action takes one), checked against Python's integers
+#   for values at the edges (-128, -1, 0, 127) and between.
 # - header_stack_example.p4: a QinQ frame fills the two-tag stack and
 #   goes by the pair's entry, a one-tag frame by its own, a third tag is
 #   past the stack: rejected.
@@ -34,7 +39,7 @@ cleanup() {
 	for ns in h1 h2; do
 		ip netns del $ns 2>/dev/null
 	done
-	for p in checksum calculator header_stack_example ipip; do
+	for p in checksum calculator signed_arith header_stack_example ipip; do
 		tc p4template del pipeline/$p 2>/dev/null
 	done
 	rm -f "$cap" "$caperr"
@@ -120,6 +125,69 @@ grep -q "^+ 2 none" <<<"$out" || fail "calculator: version 2 was not dropped: $o
 grep -q "^\* 1 none" <<<"$out" || fail "calculator: an unknown operation was not dropped: $out"
 tc filter del dev p1 ingress
 expect_ok "calculator deleted" tc p4template del pipeline/calculator
+
+# --- signed_arith -------------------------------------------------------
+expect_ok "load signed_arith" tc -b "$INTROSPECTION/signed_arith.tc"
+bind signed_arith p1
+out=$(tc p4 get signed_arith/table/MainControlImpl/adjust 2>&1)
+grep -q "sig.a -1" <<<"$out" && grep -q "d -5" <<<"$out" ||
+	fail "signed_arith: the const entry is not shown as key -1, param -5: $out"
+# A raw socket, not scapy: its import alone takes ~20 s here.
+out=$(ip netns exec h1 /usr/bin/python3 - 2>&1 <<'PY'
+import socket, struct
+
+def s8(x):
+    x &= 0xff
+    return x - 0x100 if x & 0x80 else x
+
+def s16(x):
+    x &= 0xffff
+    return x - 0x10000 if x & 0x8000 else x
+
+def expected(a, b, w):
+    f = (a < 0) | (a >= b) << 1 | (a <= -100) << 2 | ((a & 0xff) > 127) << 3 \
+        | (w > -1000) << 4 | (s8(a - b) < -3) << 5 | (a == -128) << 6 \
+        | (b < w) << 7
+    delta = {-1: -5, 100: 27}.get(a, 0)
+    return (a, b, w, f, a >> 2, a, min(a, b), s8(a - b) >> 1, (a + b) >> 1,
+            s8(-a), s8(b + delta), w >> 9)
+
+FMT = "!bbhBbhbbhbbh"
+mac = bytes.fromhex(open("/sys/class/net/x1/address").read().strip().replace(":", ""))
+peer = bytes.fromhex("020000006299")
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x5001))
+s.bind(("x1", 0))
+s.settimeout(2)
+cases = [(-128, 127, -32768), (127, -128, 32767), (-1, 0, -1000), (0, -1, -999),
+         (-100, -99, 1), (-101, 5, -1001), (100, 99, 300), (-3, 0, -512),
+         (5, 9, 511), (-7, -4, 512), (64, -64, -32767), (-1, -1, 0)]
+bad = 0
+for a, b, w in cases:
+    body = struct.pack(FMT, a, b, w, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    s.send(peer + mac + struct.pack("!H", 0x5001) + body)
+    while True:
+        try:
+            raw, addr = s.recvfrom(2048)
+        except socket.timeout:
+            raw = None
+            break
+        if addr[2] != socket.PACKET_OUTGOING:
+            break
+    if raw is None:
+        print("no answer to", (a, b, w))
+        bad += 1
+        continue
+    got = struct.unpack(FMT, raw[14:30])
+    want = expected(a, b, w)
+    if got != want or raw[:12] != mac + peer:
+        print("for", (a, b, w), "got", got, "want", want, raw[:12].hex())
+        bad += 1
+print("signed cases:", len(cases), "wrong:", bad)
+PY
+)
+grep -q "^signed cases: 12 wrong: 0$" <<<"$out" || fail "signed_arith: $out"
+tc filter del dev p1 ingress
+expect_ok "signed_arith deleted" tc p4template del pipeline/signed_arith
 
 # --- header stack -------------------------------------------------------
 expect_ok "load header_stack_example" tc -b "$INTROSPECTION/header_stack_example.tc"
