@@ -183,6 +183,20 @@ class RandomP4Program(randprog.RandomProgram):
         return (f"({self._expr(8, depth + 1)} {cmp} {self._expr(8, depth + 1)} ? "
                 f"{self._expr(bits, depth + 1)} : {self._expr(bits, depth + 1)})")
 
+    def _signed(self, c, dst, bits):
+        """int<W> at work: a signed local from a random expression, an
+        arithmetic shift, a signed comparison with a constant that may
+        be negative, and the value sign-extended (or cut) into DST."""
+        r = self.rnd
+        w = r.choice([8, 16])
+        lim = 1 << (w - 1)
+        v = r.choice([-1, 0, -lim, lim - 1, r.randrange(-lim, lim)])
+        cmp = r.choice(["==", "!=", ">", "<", ">=", "<="])
+        return [f"int<{w}> s{c} = (int<{w}>){self._expr(w)};",
+                f"s{c} = s{c} >> {r.randrange(0, w)};",
+                f"if (s{c} {cmp} {v}) {{ s{c} = -s{c}; }}",
+                f"{dst} = (bit<{bits}>)((int<{bits}>)s{c});"]
+
     def _action(self, name):
         r = self.rnd
         params, body = [], []
@@ -202,9 +216,11 @@ class RandomP4Program(randprog.RandomProgram):
                 body.append(f"bit<16> l{c} = {self._expr(16)};")
                 body.append(f"{dst} = (bit<{bits}>)(l{c} ^ {self._expr(16)});"
                             if bits <= 16 else f"{dst} = (bit<32>)l{c} + {dst};")
-            elif kind < 0.8:
+            elif kind < 0.8 and typ != "macaddr":
+                body += self._signed(c, dst, bits)
+            elif kind < 0.82:
                 body.append(f"helper({self._expr(8)});")
-            elif kind < 0.86:
+            elif kind < 0.87:
                 cmp = r.choice(["==", "!=", ">", "<", ">=", "<="])
                 then = r.choice(["drop_packet(); return;", "return;",
                                  f"{dst} = {self._const(bits)};"])
