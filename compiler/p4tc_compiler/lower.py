@@ -167,15 +167,19 @@ class Program(Expressions, Parts):
         r = self.resolve(ty)
         return isinstance(r, tuple) and r[0] == "bits" and r[2]
 
-    def obj_tct(self, annos, ty, w, unsigned):
+    def obj_tct(self, annos, ty, w, unsigned, port=True):
         """The tc type of an object of type TY (W bits): intW for an
         int<W> (signed in the kernel: its comparisons are), else its
-        @tc_type or UNSIGNED."""
+        @tc_type, dev for a PortId_t when PORT (a parameter or metadata:
+        upstream's compiler makes them ports, and its samples send to
+        them without @tc_type), else UNSIGNED."""
         if self.signed_type(ty):
             a = anno(annos, "tc_type")
             if a is not None:
                 err(a, "@tc_type names an unsigned type; this is an int<N>")
             return f"int{w}"
+        if port and ty.kind == "named" and ty.name == "PortId_t" and w == 32:
+            unsigned = "dev"
         return tc_type(annos, w, unsigned)
 
     def const_value(self, e):
@@ -423,7 +427,7 @@ class Program(Expressions, Parts):
                 h.varbit = r[1]
                 continue
             w = self.width_of(hf.type, hf)
-            tct = self.obj_tct(hf.annos, hf.type, w, f"bit{w}")
+            tct = self.obj_tct(hf.annos, hf.type, w, f"bit{w}", port=False)
             h.fields[hf.name] = (off, w, tct)
             off += w
         if off % 8:
@@ -1084,9 +1088,10 @@ class Program(Expressions, Parts):
                                     anno(act.annos, "tc_may_override")) if x]
             override += [x for q in act.params
                          for x in [anno(q.annos, "tc_may_override")] if x]
-            if override and not p.const:
-                err(override[0], "@tc_may_override on a default action that "
-                    "is not const: the control plane may change it anyway")
+            # on a default action that is not const it asks for what the
+            # control plane has anyway: accepted, as upstream's compiler
+            # accepts it, with nothing to change
+            override = override and p.const
             default = (act, args, p.const, bool(override))
             if override:
                 # the control plane may give the action other parameters,
