@@ -433,6 +433,8 @@ class Program(Expressions, Parts):
         if off % 8:
             err(d, f"header {d.name} is {off} bits long, not whole bytes")
         h.len = off // 8
+        if h.len > 512:
+            err(d, f"header {d.name} is {h.len} bytes; P4TC's headers hold 512")
         return h
 
     def header_stack(self, f):
@@ -536,6 +538,9 @@ class Program(Expressions, Parts):
             err(parser, "the parser extracts no header")
         self.graph_order = []
         self.walk(self.start, states, parser)
+        if len(self.graph_order) > 32:
+            err(parser, f"the parse graph places {len(self.graph_order)} "
+                "headers; a P4TC parser holds 32")
 
     def follow(self, name, states, parser, seen, ctx):
         """The header a transition to state NAME leads to, as (header,
@@ -636,6 +641,9 @@ class Program(Expressions, Parts):
             if v is None or m is None:
                 err(k, "select cases must be constants")
             cases.append((v, m, nxt))
+        if len(cases) > 16:
+            err(t, f"{len(cases)} select cases; a P4TC header has 16 "
+                "transitions")
         return (fe.name, cases, default)
 
     def expr_stack(self, e):
@@ -752,6 +760,8 @@ class Program(Expressions, Parts):
         for t in c.locals:
             if t.kind == "table":
                 self.table(t)
+        if len(self.table_info) > 32:
+            err(c, f"{len(self.table_info)} tables; a P4TC pipeline holds 32")
         for name, table in self.direct_counters.items():
             acts = [] if table is None else [a.name for a, _ in next(
                 x for x in self.table_info if x["node"].name == table)["acts"]]
@@ -1040,17 +1050,25 @@ class Program(Expressions, Parts):
         if "lpm" in kinds and len([k for k in keys if k.match == "lpm"]) > 1:
             err(t, "one lpm key field at most")
         ttype = "ternary" if "ternary" in kinds else ("lpm" if "lpm" in kinds else "exact")
-        if ttype == "lpm" and len(keys) > 1:
-            err(t, "an lpm table with more than one key field is not supported")
-        kfields, off = [], 0
-        for k in keys:
+        # exact fields and an lpm one: the lpm field goes last in the key,
+        # so that an entry's mask (the exact fields whole, then the
+        # prefix) is a prefix of the whole key, as an lpm table's are
+        layout = sorted(keys, key=lambda k: k.match == "lpm") \
+            if ttype == "lpm" else keys
+        kfields, off = {}, 0
+        for k in layout:
             opnd, w, tct = self.operand(k.expr, "key")
             n = anno(k.annos, "name")
             name = n.args[0].value if n and n.args else self.expr_name(k.expr)
             tct = tc_type(k.annos, w, tct)
-            kfields.append((name, opnd, off, w, tct, k.match))
+            kfields[id(k)] = (name, opnd, off, w, tct, k.match)
             off += w
         keysz = off
+        if keysz > 512:
+            err(t, f"table {t.name}'s key is {keysz} bits; P4TC's keys hold 512")
+        # in the key's order (the introspection's), and in P4's
+        key_layout = [kfields[id(k)] for k in layout]
+        kfields = [kfields[id(k)] for k in keys]
         acts, default_hit = [], None
         for a in props["actions"].value if "actions" in props else []:
             act, _ = self.table_action(a)
@@ -1062,6 +1080,9 @@ class Program(Expressions, Parts):
                     err(a, "@tableonly and @defaultonly together")
                 flags = "defaultonly"
             acts.append((act, flags))
+            if len(acts) > 32:
+                err(a, f"table {t.name} lists more than 32 actions, P4TC's "
+                    "most")
             for h in ("default_hit", "default_hit_const"):
                 x = anno(a.annos, h)
                 if x is None:
@@ -1135,14 +1156,16 @@ class Program(Expressions, Parts):
                 err(nm, "@nummask on an exact table (it has one mask)")
         elif ttype == "lpm":
             # every prefix length, up to the kernel's 128 masks
-            nummask = min(keysz + 1, 128)
+            lpm_w = next(f[3] for f in kfields if f[5] == "lpm")
+            nummask = min(lpm_w + 1, 128)
         size = 1024
         if "size" in props:
             size = self.const_value(props["size"].value)
-            if size is None or size < 1:
-                err(props["size"], "size must be a positive constant")
+            if size is None or not 1 <= size <= 1 << 24:
+                err(props["size"], "size must be a constant of 1 to 2^24 "
+                    "(P4TC's largest table)")
         self.table_info.append(dict(node=t, name=self.tc_name(t.name, t),
-                                    type=ttype, keys=kfields,
+                                    type=ttype, keys=key_layout,
                                     keysz=keysz, acts=acts, default=default,
                                     default_hit=default_hit, entries=entries,
                                     size=size, nummask=nummask,
@@ -1805,6 +1828,9 @@ class Program(Expressions, Parts):
 
     def param_types(self, a):
         ps = ParamTypes()
+        if len(a.params) > 32:
+            err(a, f"action {a.name} takes {len(a.params)} parameters; P4TC's "
+                "actions take 32")
         for p in a.params:
             if p.dir is not None:
                 err(p, "action parameters with a direction are not supported "
