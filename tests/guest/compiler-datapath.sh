@@ -130,7 +130,7 @@ expect_ok "calculator deleted" tc p4template del pipeline/calculator
 expect_ok "load signed_arith" tc -b "$INTROSPECTION/signed_arith.tc"
 bind signed_arith p1
 out=$(tc p4 get signed_arith/table/MainControlImpl/adjust 2>&1)
-grep -q "sig.a -1" <<<"$out" && grep -q "d -5" <<<"$out" ||
+grep -q "key sig.a -1$" <<<"$out" && grep -q "param d type int8 value -5 " <<<"$out" ||
 	fail "signed_arith: the const entry is not shown as key -1, param -5: $out"
 # A raw socket, not scapy: its import alone takes ~20 s here.
 out=$(ip netns exec h1 /usr/bin/python3 - 2>&1 <<'PY'
