@@ -1041,8 +1041,10 @@ class Program(Expressions, Parts):
                               "entries", "pna_direct_counter"):
                 err(p, f"table property {p.name} is not supported")
         keys = props["key"].value if "key" in props else []
-        if not keys:
-            err(t, f"table {t.name} has no key (keyless tables are not supported)")
+        # a keyless table always misses: its default action runs.  P4TC's
+        # keys are 1 bit at least: a 1-bit key nothing writes, and no
+        # entries (the control plane may only read it and, unless const,
+        # change its default action)
         kinds = {k.match for k in keys}
         for k in keys:
             if k.match not in ("exact", "lpm", "ternary"):
@@ -1063,7 +1065,7 @@ class Program(Expressions, Parts):
             tct = tc_type(k.annos, w, tct)
             kfields[id(k)] = (name, opnd, off, w, tct, k.match)
             off += w
-        keysz = off
+        keysz = off or 1
         if keysz > 512:
             err(t, f"table {t.name}'s key is {keysz} bits; P4TC's keys hold 512")
         # in the key's order (the introspection's), and in P4's
@@ -1141,6 +1143,9 @@ class Program(Expressions, Parts):
                         "hit of an entry")
         entries = []
         if "entries" in props:
+            if not keys:
+                err(props["entries"], f"const entries in table {t.name}, "
+                    "which has no key")
             entries = self.const_entries(props["entries"], kfields, acts)
             if default and default[3]:
                 err(props["entries"], "@tc_may_override with const entries: "
@@ -1904,13 +1909,16 @@ class Program(Expressions, Parts):
                      f"tblid {t['id']} type {t['type']} keysz {t['keysz']} "
                      f"tentries {t['size']}"
                      + (f" nummasks {t['nummask']}" if t['nummask'] else "")
-                     + (" permissions 0x109" if t["entries"] else ""))
+                     + (" permissions 0x109" if t["entries"] else "")
+                     + (" permissions 0x189" if not t["keys"] else ""))
         # a key action writes its table's key: the table exists first
         for t in self.table_info:
-            L.append(self.key_action_line(t))
+            if t["keys"]:
+                L.append(self.key_action_line(t))
         for t in self.table_info:
-            line = (f"p4template update table/{P}/{self.control.name}/{t['name']} "
-                    f"key action {P}/{self.control.name}/{t['name']}_key")
+            line = f"p4template update table/{P}/{self.control.name}/{t['name']}"
+            if t["keys"]:
+                line += f" key action {P}/{self.control.name}/{t['name']}_key"
             if t["default_hit"]:
                 act, const = t["default_hit"]
                 line += " default_hit_action"
@@ -1925,6 +1933,8 @@ class Program(Expressions, Parts):
                 if const or t["entries"]:
                     # control: read (and update, @tc_may_override); datapath RX
                     line += " permissions 0x189" if override else " permissions 0x109"
+                elif not t["keys"]:
+                    line += " permissions 0x189"    # no more than its table
                 line += f" action {self.action_path(act.name)}"
                 for w in self.param_words(act, args):
                     line += " " + w

@@ -17,7 +17,9 @@
 #   P4-16 says of their int<8> and int<16> fields (signed comparisons,
 #   >> shifting the sign in, sign-extending casts, a table keyed on an
 #   int<8> whose action takes one), checked against Python's integers
-#   for values at the edges (-128, -1, 0, 127) and between.
+#   for values at the edges (-128, -1, 0, 127) and between; a keyless
+#   table's default action stamps the frame, and stamps it otherwise
+#   once the control plane changed it.
 # - header_stack_example.p4: a QinQ frame fills the two-tag stack and
 #   goes by the pair's entry, a one-tag frame by its own, a third tag is
 #   past the stack: rejected.
@@ -133,8 +135,11 @@ out=$(tc p4 get signed_arith/table/MainControlImpl/adjust 2>&1)
 grep -q "key sig.a -1$" <<<"$out" && grep -q "param d type int8 value -5 " <<<"$out" ||
 	fail "signed_arith: the const entry is not shown as key -1, param -5: $out"
 # A raw socket, not scapy: its import alone takes ~20 s here.
-out=$(ip netns exec h1 /usr/bin/python3 - 2>&1 <<'PY'
-import socket, struct
+# signed.py STAMP [A B W]: the frames (all the cases, or one), the
+# keyless table's stamp expected in each.
+signed_py=$(mktemp)
+cat >"$signed_py" <<'PY'
+import socket, struct, sys
 
 def s8(x):
     x &= 0xff
@@ -144,15 +149,18 @@ def s16(x):
     x &= 0xffff
     return x - 0x10000 if x & 0x8000 else x
 
+stamp = int(sys.argv[1])
+
+
 def expected(a, b, w):
     f = (a < 0) | (a >= b) << 1 | (a <= -100) << 2 | ((a & 0xff) > 127) << 3 \
         | (w > -1000) << 4 | (s8(a - b) < -3) << 5 | (a == -128) << 6 \
         | (b < w) << 7
     delta = {-1: -5, 100: 27}.get(a, 0)
     return (a, b, w, f, a >> 2, a, min(a, b), s8(a - b) >> 1, (a + b) >> 1,
-            s8(-a), s8(b + delta), w >> 9)
+            s8(-a), s8(b + delta), w >> 9, stamp, 0)
 
-FMT = "!bbhBbhbbhbbh"
+FMT = "!bbhBbhbbhbbhbB"
 mac = bytes.fromhex(open("/sys/class/net/x1/address").read().strip().replace(":", ""))
 peer = bytes.fromhex("020000006299")
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x5001))
@@ -161,9 +169,11 @@ s.settimeout(2)
 cases = [(-128, 127, -32768), (127, -128, 32767), (-1, 0, -1000), (0, -1, -999),
          (-100, -99, 1), (-101, 5, -1001), (100, 99, 300), (-3, 0, -512),
          (5, 9, 511), (-7, -4, 512), (64, -64, -32767), (-1, -1, 0)]
+if len(sys.argv) > 2:
+    cases = [tuple(int(x) for x in sys.argv[2:5])]
 bad = 0
 for a, b, w in cases:
-    body = struct.pack(FMT, a, b, w, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    body = struct.pack(FMT, a, b, w, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     s.send(peer + mac + struct.pack("!H", 0x5001) + body)
     while True:
         try:
@@ -177,15 +187,22 @@ for a, b, w in cases:
         print("no answer to", (a, b, w))
         bad += 1
         continue
-    got = struct.unpack(FMT, raw[14:30])
+    got = struct.unpack(FMT, raw[14:32])
     want = expected(a, b, w)
     if got != want or raw[:12] != mac + peer:
         print("for", (a, b, w), "got", got, "want", want, raw[:12].hex())
         bad += 1
 print("signed cases:", len(cases), "wrong:", bad)
 PY
-)
+out=$(ip netns exec h1 /usr/bin/python3 "$signed_py" 7 2>&1)
 grep -q "^signed cases: 12 wrong: 0$" <<<"$out" || fail "signed_arith: $out"
+expect_ok "the keyless table's default action changed" \
+	tc p4template update table/signed_arith/MainControlImpl/stamp \
+	default_miss_action action signed_arith/MainControlImpl/set_stamp param v -9
+out=$(ip netns exec h1 /usr/bin/python3 "$signed_py" -9 -5 3 100 2>&1)
+grep -q "^signed cases: 1 wrong: 0$" <<<"$out" ||
+	fail "signed_arith: after the default action changed: $out"
+rm -f "$signed_py"
 tc filter del dev p1 ingress
 expect_ok "signed_arith deleted" tc p4template del pipeline/signed_arith
 

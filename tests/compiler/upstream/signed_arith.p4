@@ -4,8 +4,10 @@
  * P4 says of them into the frame and returns it where it came from.
  * Signed comparisons (with negative constants too), the arithmetic
  * shift right, sign-extending casts, the unsigned view of a signed
- * value (a cast of the same width), signed locals, and a table keyed on
- * an int<8> whose action takes an int<8> parameter. */
+ * value (a cast of the same width), signed locals, a table keyed on
+ * an int<8> whose action takes an int<8> parameter, and a keyless table
+ * whose default action (the control plane may change it) stamps the
+ * frame. */
 #include <core.p4>
 #include <tc/pna.p4>
 
@@ -28,6 +30,8 @@ header sig_t {
     int<8>  neg;        /* -a */
     int<8>  adj;        /* b + the table's delta for a */
     int<16> wshr;       /* w >> 9 */
+    int<8>  stamp;      /* the keyless table's default action's */
+    bit<8>  pad;
 }
 
 struct headers_t {
@@ -79,6 +83,14 @@ control MainControlImpl(
         default_action = NoAction;
     }
 
+    action set_stamp(int<8> v) {
+        hdr.sig.stamp = v;
+    }
+    table stamp {
+        actions = { set_stamp; }
+        default_action = set_stamp(7);
+    }
+
     apply {
         bit<8> f = 0;
         int<16> sum;
@@ -100,6 +112,7 @@ control MainControlImpl(
         hdr.sig.neg = -hdr.sig.a;
         hdr.sig.wshr = hdr.sig.w >> 9;
         adjust.apply();
+        stamp.apply();
         hdr.sig.adj = hdr.sig.b + meta.delta;
 
         bit<48> tmp = hdr.ethernet.dstAddr;
