@@ -1704,13 +1704,21 @@ class Program(Expressions, Parts):
             err(c, f"{name} calls itself")
         if len(c.args) != len(a.params):
             err(c, f"{name} takes {len(a.params)} arguments")
-        ps = self.param_types(a)
-        bind = {}
+        ps = self.param_types(a, called=True)
+        bind, back = {}, []
         for p, arg in zip(a.params, c.args):
             w, tct = ps[p.name]
             v = self.compiler_meta(f"pna_{name}_{p.name}", w,
                                    None if tct == f"bit{w}" else tct)
-            self.compute(arg, v, out, params)
+            if p.dir in ("out", "inout"):
+                # copied out when the body ends (P4's copy-in/copy-out)
+                lv = self.lvalue(arg, params)
+                if lv[1] != w:
+                    err(arg, f"a {lv[1]}-bit argument for {w}-bit {p.dir} "
+                        f"parameter {p.name}")
+                back.append((lv, v))
+            if p.dir != "out":
+                self.compute(arg, v, out, params)
             bind[p.name] = v
         saved = self.scopes, self.scope_name
         self.scopes, self.scope_name = [self.control_scope, bind], name
@@ -1718,6 +1726,8 @@ class Program(Expressions, Parts):
         end = self.new_label()
         self.stmt(a.body, out, None, end, where)
         out.append(f"label {end}")
+        for lv, v in back:
+            out.append(f"set {lv[0]} {v[0]}")
         self.inlining.pop()
         self.scopes, self.scope_name = saved
 
@@ -1831,15 +1841,19 @@ class Program(Expressions, Parts):
         """A parameter's control-plane name: its @name, or its own."""
         return params.cp.get(name, name)
 
-    def param_types(self, a):
+    def param_types(self, a, called=False):
+        """An action's parameters' (width, tc type).  Parameters with a
+        direction only when the action is CALLED (inlined): a table's
+        actions take theirs from the entry."""
         ps = ParamTypes()
         if len(a.params) > 32:
             err(a, f"action {a.name} takes {len(a.params)} parameters; P4TC's "
                 "actions take 32")
         for p in a.params:
-            if p.dir is not None:
-                err(p, "action parameters with a direction are not supported "
-                    "(directionless parameters come from the table entry)")
+            if p.dir is not None and not called:
+                err(p, f"action {a.name} has parameters with a direction: "
+                    "called from the control it may, a table's actions take "
+                    "directionless ones (from the entry)")
             w = self.width_of(p.type, p)
             ps[p.name] = (w, self.obj_tct(p.annos, p.type, w, f"bit{w}"))
             n = anno(p.annos, "name")
@@ -1884,7 +1898,10 @@ class Program(Expressions, Parts):
                     f"named {n} in tc (@name)")
             names[(kind, n)] = x
         # the actions first: what they call decides the compiler's metadata
-        action_lines = [x for a in self.actions.values() for x in self.action_line(a)]
+        # an action with directional parameters is only ever inlined
+        action_lines = [x for a in self.actions.values()
+                        if not any(p.dir for p in a.params)
+                        for x in self.action_line(a)]
         apply, apply_parts = self.apply_cmds + self.epilogue(), []
         if len(apply) > MAX_CMDS:
             apply, apply_parts = self.split_apply(self.epilogue())

@@ -157,7 +157,7 @@ def expected(a, b, w):
         | (w > -1000) << 4 | (s8(a - b) < -3) << 5 | (a == -128) << 6 \
         | (b < w) << 7
     delta = {-1: -5, 100: 27}.get(a, 0)
-    return (a, b, w, f, a >> 2, a, min(a, b), s8(a - b) >> 1, (a + b) >> 1,
+    return (a, b, w, f, a >> 2, a, max(min(a, b), -50), s8(a - b) >> 1, (a + b) >> 1,
             s8(-a), s8(b + delta), w >> 9, stamp, 0)
 
 FMT = "!bbhBbhbbhbbhbB"

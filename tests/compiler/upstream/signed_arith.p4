@@ -4,7 +4,8 @@
  * P4 says of them into the frame and returns it where it came from.
  * Signed comparisons (with negative constants too), the arithmetic
  * shift right, sign-extending casts, the unsigned view of a signed
- * value (a cast of the same width), signed locals, a table keyed on
+ * value (a cast of the same width), signed locals, an action called
+ * with an inout parameter, a table keyed on
  * an int<8> whose action takes an int<8> parameter, and a keyless table
  * whose default action (the control plane may change it) stamps the
  * frame. */
@@ -24,7 +25,7 @@ header sig_t {
     bit<8>  flags;      /* comparisons, a bit each */
     int<8>  shr;        /* a >> 2 */
     int<16> ext;        /* (int<16>) a */
-    int<8>  minv;       /* a < b ? a : b */
+    int<8>  minv;       /* a < b ? a : b, at least -50 */
     int<8>  half;       /* (a - b) >> 1 */
     int<16> avg;        /* ((int<16>) a + (int<16>) b) >> 1 */
     int<8>  neg;        /* -a */
@@ -83,6 +84,12 @@ control MainControlImpl(
         default_action = NoAction;
     }
 
+    /* called, not a table's: its parameters may have directions */
+    action clamp(inout int<8> x, in int<8> lo) {
+        if (x < lo) {
+            x = lo;
+        }
+    }
     action set_stamp(int<8> v) {
         hdr.sig.stamp = v;
     }
@@ -106,6 +113,7 @@ control MainControlImpl(
         hdr.sig.shr = hdr.sig.a >> 2;
         hdr.sig.ext = (int<16>) hdr.sig.a;
         hdr.sig.minv = hdr.sig.a < hdr.sig.b ? hdr.sig.a : hdr.sig.b;
+        clamp(hdr.sig.minv, -50);
         hdr.sig.half = (hdr.sig.a - hdr.sig.b) >> 1;
         sum = (int<16>) hdr.sig.a + (int<16>) hdr.sig.b;
         hdr.sig.avg = sum >> 1;
