@@ -311,6 +311,8 @@ class Program(Expressions, Parts):
         return blocks
 
     def compile(self):
+        for d in self.decls:
+            select_by_direction(d)
         parser, control, deparser = self.main()
         self.parser_name = parser.name
         self.control = control
@@ -2074,6 +2076,30 @@ class Program(Expressions, Parts):
 # honoured where the compiler reads it, and refused anywhere else
 P4TC_ANNOS = {"tc_type", "nummask", "tc_may_override", "default_hit",
               "default_hit_const", "tableonly", "defaultonly", "name"}
+
+
+def select_by_direction(node):
+    """PNA's SelectByDirection(d, n2h, h2n), everywhere below NODE, as
+    the expression it means: d == NET_TO_HOST ? n2h : h2n."""
+    if isinstance(node, list):
+        for i, x in enumerate(node):
+            node[i] = select_by_direction(x)
+        return node
+    if not isinstance(node, Node):
+        return node
+    for k, v in node.f.items():
+        node.f[k] = select_by_direction(v)
+    if node.kind == "call" and node.fn.kind == "name" and \
+            node.fn.name == "SelectByDirection":
+        if len(node.args) != 3 or None in node.args:
+            err(node, "SelectByDirection(direction, n2h_value, h2n_value)")
+        d, a, b = node.args
+        loc = node.loc
+        n2h = Node("member", loc, a=Node("name", loc, name="PNA_Direction_t"),
+                   name="NET_TO_HOST")
+        return Node("cond", loc, cond=Node("binop", loc, op="==", a=d, b=n2h),
+                    a=a, b=b)
+    return node
 
 
 def unhonoured(node):

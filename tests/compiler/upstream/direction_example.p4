@@ -84,6 +84,10 @@ control ingress(
         } else {
             seen.write(1, seen.read(1) + 1);
         }
+        /* PNA's SelectByDirection: the TTL a packet leaves with */
+        if (hdr.ipv4.isValid()) {
+            hdr.ipv4.ttl = SelectByDirection(istd.direction, 8w63, 8w64);
+        }
     }
 }
 
