@@ -1420,7 +1420,8 @@ class Program(Expressions, Parts):
                 e.a.kind == "call" and e.a.fn.kind == "member" and
                 e.a.fn.name == "apply" and e.a.fn.a.kind == "name" and
                 e.a.fn.a.name in self.tables):
-            err(s, "switch on t.apply().action_run only")
+            self.switch_value(s, out, params, end, where)
+            return
         table = self.tables[e.a.fn.a.name]
         names = [a.name for a, _ in next(
             t for t in self.table_info if t["node"] is table)["acts"]]
@@ -1446,6 +1447,41 @@ class Program(Expressions, Parts):
         out.append(f"jump {default or done}")
         # a case without a body falls through to the next one's, as P4 says
         for i, (lab, c) in enumerate(labels):
+            out.append(f"label {lab}")
+            if c.body is not None:
+                self.stmt(c.body, out, params, end, where)
+                out.append(f"jump {done}")
+        out.append(f"label {done}")
+
+    def switch_value(self, s, out, params, end, where):
+        """switch (x) on a bit<N> or int<N> value (P4-16 12.7): X once,
+        then a beq on each case's constant."""
+        e = s.expr
+        w = self.ewidth(e, params)
+        if w is None or self.is_bool(e):
+            err(s, "switch on t.apply().action_run or on a bit<N> or "
+                "int<N> value")
+        signed = bool(self.esigned(e, params))
+        v = self.with_sign(self.value(e, out, params), signed, out, params)
+        done = self.new_label()
+        labels, default, seen = [], None, set()
+        for c in s.cases:
+            lab = self.new_label()
+            if c.label is None:
+                default = lab
+            else:
+                n = self.const_value(c.label)
+                if n is None:
+                    err(c.label, "a case label must be a constant")
+                k = self.with_sign(self.operand(c.label, "read", params, w),
+                                   signed, out, params)
+                if k[0] in seen:
+                    err(c, f"case {n} twice")
+                seen.add(k[0])
+                out.append(f"beq {v[0]} {k[0]} control jump {lab} / pipe")
+            labels.append((lab, c))
+        out.append(f"jump {default or done}")
+        for lab, c in labels:
             out.append(f"label {lab}")
             if c.body is not None:
                 self.stmt(c.body, out, params, end, where)

@@ -5,7 +5,7 @@
  * Signed comparisons (with negative constants too), the arithmetic
  * shift right, sign-extending casts, the unsigned view of a signed
  * value (a cast of the same width), signed locals, an action called
- * with an inout parameter, a table keyed on
+ * with an inout parameter, a switch on an int<8>, a table keyed on
  * an int<8> whose action takes an int<8> parameter, and a keyless table
  * whose default action (the control plane may change it) stamps the
  * frame. */
@@ -32,7 +32,7 @@ header sig_t {
     int<8>  adj;        /* b + the table's delta for a */
     int<16> wshr;       /* w >> 9 */
     int<8>  stamp;      /* the keyless table's default action's */
-    bit<8>  pad;
+    bit<8>  sw;         /* a switch on b */
 }
 
 struct headers_t {
@@ -121,6 +121,12 @@ control MainControlImpl(
         hdr.sig.wshr = hdr.sig.w >> 9;
         adjust.apply();
         stamp.apply();
+        switch (hdr.sig.b) {
+            -128:    { hdr.sig.sw = 1; }
+            0:
+            1:       { hdr.sig.sw = 2; }
+            default: { hdr.sig.sw = 3; }
+        }
         hdr.sig.adj = hdr.sig.b + meta.delta;
 
         bit<48> tmp = hdr.ethernet.dstAddr;
