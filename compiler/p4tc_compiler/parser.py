@@ -404,8 +404,7 @@ class Parser:
                 if self.accept("default"):
                     label = None
                 else:
-                    n = self.tok
-                    if n.kind not in ("name", "number"):
+                    if self.at("{") or self.at("}"):
                         self.error("a switch label")
                     label = self.expression()
                 self.expect(":")
