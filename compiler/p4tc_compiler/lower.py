@@ -199,7 +199,10 @@ class Program(Expressions, Parts):
                         return self.const_value(m.value)
                 err(e, f"{e.a.name} has no member {e.name} with a value")
         if e.kind == "name" and e.name in self.consts:
-            return self.const_value(self.consts[e.name].value)
+            v = self.const_value(self.consts[e.name].value)
+            w = self.const_width(e)
+            # a typed constant is its bits, as a typed literal is
+            return v % (1 << w) if v is not None and w else v
         if e.kind == "binop" and e.op in CMP_OPS:
             a, b = self.const_value(e.a), self.const_value(e.b)
             if a is None or b is None:
@@ -266,8 +269,9 @@ class Program(Expressions, Parts):
         """The value of constant E (V, held as its bits when typed) as a
         signed number when its type is an int<N>."""
         w = self.const_width(e)
-        if w and self.const_signed(e) and v >> (w - 1) & 1:
-            return v - (1 << w)
+        if w and self.const_signed(e):
+            v %= 1 << w
+            return v - (1 << w) if v >> (w - 1) & 1 else v
         return v
 
     def const_width(self, e):
@@ -1314,18 +1318,17 @@ class Program(Expressions, Parts):
         if e.kind == "name" and params is not None and e.name in params:
             w, tct = params[e.name]
             return (f"param.{self.param_name(params, e.name)}", w, tct)
-        if e.kind == "cast":
+        if e.kind == "cast" and self.const_value(e) is None:
             w = self.width_of(e.type, e)
             inner = self.operand(e.a, ctx, params, w)
-            if e.a.kind in ("int", "name") and self.const_value(e.a) is not None:
-                return inner
             if inner[1] > w:
                 err(e, "narrowing casts are not supported")
             return inner
         v = self.const_value(e)
         if v is not None:
-            # a literal's own width (8w5) first, then the context's
-            w = (e.width if e.kind == "int" and e.width else None) or width or \
+            # a typed constant's own width (8w5, (bit<8>) 5, a const of
+            # type bit<8>) first, then the context's
+            w = self.const_width(e) or width or \
                 (1 if e.kind == "bool" else None)
             if w is None:
                 err(e, "a constant's width is not known here; cast it: (bit<N>)")
