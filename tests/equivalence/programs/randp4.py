@@ -8,7 +8,8 @@ actions of header rewrites, arithmetic, branches, sends, copies and
 drops, tables applied in turn, some only when the metadata holds a
 value), so randprog's entries and frames (fuzz()) fit them; and what P4
 adds: applies under isValid(), on .hit/.miss, in a switch on
-action_run, a register counting.  They are P4: PNA's send_to_port() and drop_packet() decide at the end of the
+action_run, a register counting, int<N> arithmetic, a table without a
+key, a switch on a field.  They are P4: PNA's send_to_port() and drop_packet() decide at the end of the
 control, "return" leaves an action, and the compiler does the rest.
 
 RandomP4Program(rnd, k, out_dir) writes NAME.p4, compiles it into
@@ -279,6 +280,15 @@ class RandomP4Program(randprog.RandomProgram):
             out.append(self._action(f"a{a + 1}"))
         for t in range(ntables):
             out.append(self._table(t + 1))
+        # a table without a key (its default action runs; no entries, so
+        # not one of self.tables, which the engine fills)
+        keyless = r.random() < 0.25
+        if keyless:
+            out.append("    action stamp(bit<8> v) { hdr.ipv4.tos = hdr.ipv4.tos ^ v; "
+                       "meta.m = meta.m + 1; }\n")
+            default = r.choice([f"stamp({r.getrandbits(8)})", "nop", "drop"])
+            out.append(f"    table tk {{ actions = {{ stamp; nop; drop; }} "
+                       f"default_action = {default}; }}\n")
         apply = []
         if r.random() < 0.6:
             apply.append(r.choice(["if (hdr.ethernet.etherType != 0x0800) { return; }",
@@ -300,5 +310,14 @@ class RandomP4Program(randprog.RandomProgram):
                              f"counts.read(1) + 1); }} }}")
             else:
                 apply.append(f"{name}.apply();")
+        if keyless:
+            apply.insert(r.randrange(len(apply) + 1), "tk.apply();")
+        if r.random() < 0.2:
+            # a switch on a value (P4-16 12.7), cases falling through
+            v = r.choice([0, 1, 2, r.getrandbits(32)])
+            apply.insert(r.randrange(len(apply) + 1),
+                         f"switch (hdr.ipv4.protocol) {{ 17: {{ meta.m = {v}; }} "
+                         f"6: 1: {{ counts.write(0, counts.read(0) + 1); }} "
+                         f"default: {{ }} }}")
         out.append("    apply {\n        " + "\n        ".join(apply) + "\n    }\n}\n")
         return "".join(out)
