@@ -322,6 +322,7 @@ class Program(Expressions, Parts):
         self.control = control
         self.hdr_param = parser.params[1].name if len(parser.params) > 1 else None
         self.meta_param = parser.params[2].name if len(parser.params) > 2 else None
+        self.pistd = parser.params[3].name if len(parser.params) > 3 else None
         if len(control.params) < 2:
             err(control, "the main control takes the headers and the metadata")
         self.chdr = control.params[0].name
@@ -501,13 +502,18 @@ class Program(Expressions, Parts):
             self.consts[l.name] = l
         # each state: the header it extracts (None: none), then its exit
         self.state_hdr = {}
+        self.parser_assigns = []        # (state, [assignments])
         for s in parser.states:
             hdr = None
+            assigns = []
             for st in s.body:
                 if st.kind == "callstmt" and st.call.fn.kind == "name" and \
                         st.call.fn.name == "verify":
                     err(st, "verify() is not supported: P4TC's parse graph "
                         "rejects by its transitions only")
+                if st.kind == "assign":
+                    assigns.append(st)
+                    continue
                 if st.kind != "callstmt" or st.call.fn.kind != "member" or \
                         st.call.fn.name != "extract":
                     err(st, "a parser state may only extract headers (P4TC's "
@@ -537,6 +543,8 @@ class Program(Expressions, Parts):
                     err(st, f"{h.name} has a varbit field: extract it with its length")
                 hdr = h
             self.state_hdr[s.name] = hdr
+            if assigns:
+                self.parser_assigns.append((s, assigns))
         self.trans = {}     # header name -> (select field, [(v, m, next)], default)
         self.hdr_state = {}     # header name -> (state, stack counts) placing it
         self.start = self.follow("start", states, parser, set(), ())
@@ -547,6 +555,43 @@ class Program(Expressions, Parts):
         if len(self.graph_order) > 32:
             err(parser, f"the parse graph places {len(self.graph_order)} "
                 "headers; a P4TC parser holds 32")
+        self.parser_stmts = self.parser_statements()
+
+    def parser_statements(self):
+        """Assignments in parser states: P4TC's parse graph runs no
+        statements, so they run when the control starts, in parse order,
+        each state's under the condition that the packet took it (the
+        header it extracted is valid).  They may write the metadata and
+        read what the path extracted."""
+        order = {h.name: i for i, h in enumerate(self.graph_order)}
+        out = []
+        for s, assigns in self.parser_assigns:
+            h = self.state_hdr[s.name]
+            if h is None or isinstance(h, tuple) or hasattr(h, "stack"):
+                err(assigns[0], "assignments in a parser state that extracts "
+                    "one header (not a stack's element) only: they run when "
+                    "the control starts, if the packet took the state")
+            if h.name not in order:
+                continue        # a state no path takes
+            for a in assigns:
+                lhs = a.lhs
+                while lhs.kind == "slice":
+                    lhs = lhs.a
+                if not (lhs.kind == "member" and lhs.a.kind == "name" and
+                        lhs.a.name == self.meta_param):
+                    err(a, "an assignment in the parser writes the metadata "
+                        f"({self.meta_param}.F): P4TC's parse graph changes "
+                        "no header")
+            loc = s.loc
+            ref = Node("member", loc, a=Node("name", loc, name=self.hdr_param),
+                       name=h.name)
+            valid = Node("call", loc, fn=Node("member", loc, a=ref, name="isValid"),
+                         targs=[], args=[])
+            out.append((order[h.name],
+                        Node("if", loc, cond=valid,
+                             then=Node("block", loc, body=list(assigns)),
+                             els=None)))
+        return [x for _, x in sorted(out, key=lambda x: x[0])]
 
     def follow(self, name, states, parser, seen, ctx):
         """The header a transition to state NAME leads to, as (header,
@@ -781,8 +826,12 @@ class Program(Expressions, Parts):
                             "(pna_direct_counter = NAME in a table)")
         self.scope_name = "apply"
         self.init_segs = [x for x in init if x]
-        self.apply_cmds = [x for seg in self.init_segs for x in seg] + \
-            self.stmts_to_cmds(c.apply, None, "apply")
+        self.apply_cmds = [x for seg in self.init_segs for x in seg]
+        if self.parser_stmts:
+            with self.parser_names():
+                self.apply_cmds += self.stmts_to_cmds(
+                    Node("block", c.loc, body=self.parser_stmts), None, "apply")
+        self.apply_cmds += self.stmts_to_cmds(c.apply, None, "apply")
         if self.deparser_body:
             # the deparser's statements (checksums) run once the control
             # ends, before the packet goes; its names are its own
@@ -792,6 +841,21 @@ class Program(Expressions, Parts):
                 self.apply_cmds += self.stmts_to_cmds(
                     Node("block", self.deparser_node.loc, body=self.deparser_body),
                     None, "apply")
+
+    @contextlib.contextmanager
+    def parser_names(self):
+        """The parser's names for the headers, the metadata and istd, while
+        its statements are lowered in the control."""
+        saved = self.chdr, self.cmeta, self.istd
+        self.chdr, self.cmeta = self.hdr_param, self.meta_param
+        self.istd = self.pistd
+        self.scope_name = "parser"
+        self.scopes = [self.control_scope]
+        try:
+            yield
+        finally:
+            self.chdr, self.cmeta, self.istd = saved
+            self.scope_name = "apply"
 
     @contextlib.contextmanager
     def deparser_names(self):
@@ -815,6 +879,14 @@ class Program(Expressions, Parts):
         self.scopes, self.scope_name = [self.control_scope, {}], "apply"
         out = self.part_calls([("cmds", seg) for seg in self.init_segs], base,
                               None, flag, lines)
+        if self.parser_stmts:
+            with self.parser_names():
+                segs = [x for st in self.parser_stmts
+                        for x in self.segments(st, None, "apply")]
+                end = self.new_label()
+                out += [x.replace("__END__", end)
+                        for x in self.part_calls(segs, base, None, flag, lines)]
+                out.append(f"label {end}")
         segs = [x for st in self.control.apply.body
                 for x in self.segments(st, None, "apply")]
         end = self.new_label()

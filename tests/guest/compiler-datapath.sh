@@ -159,9 +159,9 @@ def expected(a, b, w):
     delta = {-1: -5, 100: 27}.get(a, 0)
     return (a, b, w, f, a >> 2, a, max(min(a, b), -50), s8(a - b) >> 1, (a + b) >> 1,
             s8(-a), s8(b + delta), w >> 9, stamp,
-            1 if b == -128 else 2 if b in (0, 1) else 3)
+            1 if b == -128 else 2 if b in (0, 1) else 3, s8(a - 1), 0)
 
-FMT = "!bbhBbhbbhbbhbB"
+FMT = "!bbhBbhbbhbbhbBbB"
 mac = bytes.fromhex(open("/sys/class/net/x1/address").read().strip().replace(":", ""))
 peer = bytes.fromhex("020000006299")
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x5001))
@@ -174,7 +174,7 @@ if len(sys.argv) > 2:
     cases = [tuple(int(x) for x in sys.argv[2:5])]
 bad = 0
 for a, b, w in cases:
-    body = struct.pack(FMT, a, b, w, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    body = struct.pack(FMT, a, b, w, *[0] * 13)
     s.send(peer + mac + struct.pack("!H", 0x5001) + body)
     while True:
         try:
@@ -188,7 +188,7 @@ for a, b, w in cases:
         print("no answer to", (a, b, w))
         bad += 1
         continue
-    got = struct.unpack(FMT, raw[14:32])
+    got = struct.unpack(FMT, raw[14:34])
     want = expected(a, b, w)
     if got != want or raw[:12] != mac + peer:
         print("for", (a, b, w), "got", got, "want", want, raw[:12].hex())

@@ -5,7 +5,8 @@
  * Signed comparisons (with negative constants too), the arithmetic
  * shift right, sign-extending casts, the unsigned view of a signed
  * value (a cast of the same width), signed locals, an action called
- * with an inout parameter, a switch on an int<8>, a table keyed on
+ * with an inout parameter, a switch on an int<8>, an assignment in a
+ * parser state (run when the control starts), a table keyed on
  * an int<8> whose action takes an int<8> parameter, and a keyless table
  * whose default action (the control plane may change it) stamps the
  * frame. */
@@ -33,6 +34,8 @@ header sig_t {
     int<16> wshr;       /* w >> 9 */
     int<8>  stamp;      /* the keyless table's default action's */
     bit<8>  sw;         /* a switch on b */
+    int<8>  pcopy;      /* what the parser noted of a, minus one */
+    bit<8>  pad;
 }
 
 struct headers_t {
@@ -42,6 +45,7 @@ struct headers_t {
 
 struct metadata_t {
     int<8> delta;
+    int<8> pa;
 }
 
 const int<8> LOW = -100;
@@ -61,6 +65,7 @@ parser MainParserImpl(
     }
     state parse_sig {
         pkt.extract(hdr.sig);
+        meta.pa = hdr.sig.a - 1;
         transition accept;
     }
 }
@@ -121,6 +126,7 @@ control MainControlImpl(
         hdr.sig.wshr = hdr.sig.w >> 9;
         adjust.apply();
         stamp.apply();
+        hdr.sig.pcopy = meta.pa;
         switch (hdr.sig.b) {
             -128:    { hdr.sig.sw = 1; }
             0:
