@@ -25,6 +25,7 @@ import contextlib
 import re
 
 from .exprs import CMP_OPS, Expressions
+from .functions import Hoister, function_actions
 from .parts import MAX_CMDS, Parts
 from .source import CompileError
 from .syntax import Node, anno
@@ -123,6 +124,15 @@ class Program(Expressions, Parts):
                 self.consts[d.name] = d
             if d.kind == "action":
                 self.actions_top[d.name] = d
+        functions = {d.name: d for d in decls if d.kind == "function"}
+        if functions:
+            # calls taken out of expressions, then each function an
+            # action the control inlines (functions.py)
+            Hoister(functions).node(decls)
+            for name, a in function_actions(decls).items():
+                if name in self.actions_top:
+                    err(a, f"{name} is both an action and a function")
+                self.actions_top[name] = a
 
     # -- types ---------------------------------------------------------------
     def resolve(self, ty):
@@ -2013,7 +2023,8 @@ class Program(Expressions, Parts):
         # the actions first: what they call decides the compiler's metadata
         # an action with directional parameters is only ever inlined
         action_lines = [x for a in self.actions.values()
-                        if not any(p.dir for p in a.params)
+                        if not any(p.dir for p in a.params) and
+                        not a.f.get("function")
                         for x in self.action_line(a)]
         apply, apply_parts = self.apply_cmds + self.epilogue(), []
         if len(apply) > MAX_CMDS:

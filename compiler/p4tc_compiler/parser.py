@@ -374,6 +374,12 @@ class Parser:
             return Node("instance", n.loc, type=ty, args=args, name=n.text,
                         annos=annos)
         n = self.name()
+        if self.at("("):
+            # a function (P4-16 9): "T name(params) { ... }"
+            ps = self.params()
+            body = self.block()
+            return Node("function", n.loc, name=n.text, ret=ty, params=ps,
+                        body=body, annos=annos)
         init = self.expression() if self.accept("=") else None
         self.expect(";")
         return Node("var", n.loc, name=n.text, type=ty, init=init, annos=annos,

@@ -159,7 +159,7 @@ def expected(a, b, w):
     delta = {-1: -5, 100: 27}.get(a, 0)
     return (a, b, w, f, a >> 2, a, max(min(a, b), -50), s8(a - b) >> 1, (a + b) >> 1,
             s8(-a), s8(b + delta), w >> 9, stamp,
-            1 if b == -128 else 2 if b in (0, 1) else 3, s8(a - 1), 0)
+            1 if b == -128 else 2 if b in (0, 1) else 3, s8(a - 1), abs(b) & 0xff)
 
 FMT = "!bbhBbhbbhbbhbBbB"
 mac = bytes.fromhex(open("/sys/class/net/x1/address").read().strip().replace(":", ""))

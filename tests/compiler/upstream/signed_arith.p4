@@ -6,7 +6,7 @@
  * shift right, sign-extending casts, the unsigned view of a signed
  * value (a cast of the same width), signed locals, an action called
  * with an inout parameter, a switch on an int<8>, an assignment in a
- * parser state (run when the control starts), a table keyed on
+ * parser state (run when the control starts), a function, a table keyed on
  * an int<8> whose action takes an int<8> parameter, and a keyless table
  * whose default action (the control plane may change it) stamps the
  * frame. */
@@ -35,7 +35,7 @@ header sig_t {
     int<8>  stamp;      /* the keyless table's default action's */
     bit<8>  sw;         /* a switch on b */
     int<8>  pcopy;      /* what the parser noted of a, minus one */
-    bit<8>  pad;
+    bit<8>  absb;       /* |b|, by a function */
 }
 
 struct headers_t {
@@ -49,6 +49,14 @@ struct metadata_t {
 }
 
 const int<8> LOW = -100;
+
+/* a function (P4-16 9): inlined where it is called */
+int<8> absval(in int<8> v) {
+    if (v < 0) {
+        return -v;
+    }
+    return v;
+}
 
 parser MainParserImpl(
         packet_in pkt,
@@ -127,6 +135,7 @@ control MainControlImpl(
         adjust.apply();
         stamp.apply();
         hdr.sig.pcopy = meta.pa;
+        hdr.sig.absb = (bit<8>) absval(hdr.sig.b);
         switch (hdr.sig.b) {
             -128:    { hdr.sig.sw = 1; }
             0:
