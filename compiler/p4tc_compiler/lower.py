@@ -671,41 +671,77 @@ class Program(Expressions, Parts):
             return (None, [], "reject")
         if t.kind == "goto":
             return (None, [], self.follow(t.state, states, parser, set(), ctx))
-        if len(t.exprs) != 1:
-            err(t, "select on one field only")
-        fe = t.exprs[0]
+        fields = [self.select_field(fe, h) for fe in t.exprs]
+        sel = fields[0][0]
+        if len(fields) > 1:
+            sel = self.select_span(t, h, fields)
+        lo, span = h.fields[sel][0], h.fields[sel][1]
+        cases, default = [], "reject"
+        for c in t.cases:
+            if len(c.keys) == 1 and c.keys[0].kind == "dontcare":
+                default = self.follow(c.state, states, parser, set(), ctx)
+                break       # default, or _: every value
+            if len(c.keys) != len(fields):
+                err(c, f"{len(c.keys)} values for a select on {len(fields)} "
+                    "fields")
+            nxt = self.follow(c.state, states, parser, set(), ctx)
+            value = mask = 0
+            for k, (_, off, w) in zip(c.keys, fields):
+                if k.kind == "dontcare":
+                    continue
+                if k.kind == "range":
+                    err(k, "ranges in select are not supported")
+                if k.kind == "mask":
+                    v, m = self.const_value(k.value), self.const_value(k.mask)
+                else:
+                    v, m = self.const_value(k), (1 << w) - 1
+                if v is None or m is None:
+                    err(k, "select cases must be constants")
+                if v < 0 or v >> w or m < 0 or m >> w:
+                    err(k, f"{v if v < 0 or v >> w else m} does not fit in "
+                        f"{w} bits")
+                # the field's bits in the select field, most significant
+                # first as the header holds them
+                shift = lo + span - off - w
+                value |= (v & m & ((1 << w) - 1)) << shift
+                mask |= (m & ((1 << w) - 1)) << shift
+            if mask == 0:
+                default = nxt       # every value: the default (P4's _)
+                break
+            cases.append((value, mask, nxt))
+        if len(cases) > 16:
+            err(t, f"{len(cases)} select cases; a P4TC header has 16 "
+                "transitions")
+        return (sel, cases, default)
+
+    def select_field(self, fe, h):
+        """A select expression: (name, offset, width) of a field of H,
+        the header the state extracts."""
         last = fe.kind == "member" and fe.a.kind == "member" and \
             fe.a.name == "last" and getattr(h, "stack", (None,))[0] == \
             self.expr_stack(fe.a.a)
         if fe.kind != "member" or not (last or self.hdr_ref(fe.a, {self.hdr_param}) is h) \
                 or fe.name not in h.fields:
             err(fe, f"select on a field of {h.name}, the header this state extracts")
-        width = h.fields[fe.name][1]
-        if h.fields[fe.name][2].startswith("int"):
+        off, w, tct = h.fields[fe.name]
+        if tct.startswith("int"):
             err(fe, "select on an int<N> field is not supported: declare "
                 "it bit<N>")
-        cases, default = [], "reject"
-        for c in t.cases:
-            k = c.keys[0]
-            if len(c.keys) != 1:
-                err(c, "select on one field only")
-            nxt = self.follow(c.state, states, parser, set(), ctx)
-            if k.kind == "dontcare":
-                default = nxt
-                break
-            if k.kind == "range":
-                err(k, "ranges in select are not supported")
-            if k.kind == "mask":
-                v, m = self.const_value(k.value), self.const_value(k.mask)
-            else:
-                v, m = self.const_value(k), (1 << width) - 1
-            if v is None or m is None:
-                err(k, "select cases must be constants")
-            cases.append((v, m, nxt))
-        if len(cases) > 16:
-            err(t, f"{len(cases)} select cases; a P4TC header has 16 "
-                "transitions")
-        return (fe.name, cases, default)
+        return fe.name, off, w
+
+    def select_span(self, t, h, fields):
+        """select(h.A, h.B, ...): P4TC selects on one field of at most 64
+        bits, so a field of the compiler's spans them all (values and
+        masks of each case placed in it; the bits between are masked
+        out)."""
+        lo = min(off for _, off, _ in fields)
+        hi = max(off + w for _, off, w in fields)
+        if hi - lo > 64:
+            err(t, f"select on fields {hi - lo} bits apart: P4TC selects "
+                "on 64 bits of one header at most")
+        name = "pna_sel_" + "_".join(n for n, _, _ in fields)
+        h.fields.setdefault(name, (lo, hi - lo, f"bit{hi - lo}"))
+        return name
 
     def expr_stack(self, e):
         """The stack hdr.STACK names, or None."""
@@ -1689,28 +1725,30 @@ class Program(Expressions, Parts):
                 full = (1 << p.fields[sel][1]) - 1
                 field = Node("member", loc, name=sel, a=Node(
                     "member", loc, name=p.name, a=Node("name", loc, name=self.chdr)))
+            def match(v, m, neg=False):
+                # (field & m) == v: the case's transition taken, or not
+                f = field if m == full else Node(
+                    "binop", loc, op="&", a=field,
+                    b=Node("int", loc, value=m, width=None, signed=False))
+                return Node("binop", loc, op="!=" if neg else "==", a=f,
+                            b=Node("int", loc, value=v, width=None, signed=False))
+
             for i, (v, m, nxt) in enumerate(cases):
                 if not (isinstance(nxt, tuple) and nxt[0] is h):
                     continue
-                if any(m2 != full for _, m2, _ in cases[:i + 1]):
-                    err(at, f"isValid() of {h.name}, reached through a masked "
-                        "transition, is not supported")
-                if any(v2 == v for v2, _, _ in cases[:i]):
-                    continue        # an earlier case takes that value
+                # the first case that matches wins: this one, and none
+                # before it that a value of this one's can match too
+                before = [(v2, m2) for v2, m2, _ in cases[:i]
+                          if (v ^ v2) & m & m2 == 0]
+                if any(m2 & m == m2 for _, m2 in before):
+                    continue        # an earlier case takes all its values
                 alts.append(self.all_of(loc, [
-                    self.path_cond(p, at, seen | {h.name}),
-                    Node("binop", loc, op="==", a=field,
-                         b=Node("int", loc, value=v, width=None, signed=False))]))
+                    self.path_cond(p, at, seen | {h.name}), match(v, m)] +
+                    [match(v2, m2, True) for v2, m2 in before]))
             if isinstance(default, tuple) and default[0] is h:
-                conds = [self.path_cond(p, at, seen | {h.name})]
-                for v, m, _ in cases:
-                    if m != full:
-                        err(at, f"isValid() of {h.name}, reached past a masked "
-                            "transition, is not supported")
-                    conds.append(Node("binop", loc, op="!=", a=field,
-                                      b=Node("int", loc, value=v, width=None,
-                                             signed=False)))
-                alts.append(self.all_of(loc, conds))
+                alts.append(self.all_of(loc, [
+                    self.path_cond(p, at, seen | {h.name})] +
+                    [match(v, m, True) for v, m, _ in cases]))
         if not alts:
             return Node("bool", loc, value=False)
         c = alts[0]
