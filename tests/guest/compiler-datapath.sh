@@ -135,8 +135,9 @@ out=$(tc p4 get signed_arith/table/MainControlImpl/adjust 2>&1)
 grep -q "key sig.a -1$" <<<"$out" && grep -q "param d type int8 value -5 " <<<"$out" ||
 	fail "signed_arith: the const entry is not shown as key -1, param -5: $out"
 # A raw socket, not scapy: its import alone takes ~20 s here.
-# signed.py STAMP [A B W]: the frames (all the cases, or one), the
-# keyless table's stamp expected in each.
+# signed.py STAMP [A B W [SRC]]: the frames (all the cases, or one, from
+# SRC), the keyless table's stamp expected in each; from the source the
+# parser rejects, no answer is expected.
 signed_py=$(mktemp)
 cat >"$signed_py" <<'PY'
 import socket, struct, sys
@@ -172,6 +173,8 @@ cases = [(-128, 127, -32768), (127, -128, 32767), (-1, 0, -1000), (0, -1, -999),
          (5, 9, 511), (-7, -4, 512), (64, -64, -32767), (-1, -1, 0)]
 if len(sys.argv) > 2:
     cases = [tuple(int(x) for x in sys.argv[2:5])]
+if len(sys.argv) > 5:
+    mac = bytes.fromhex(sys.argv[5].replace(":", ""))
 bad = 0
 for a, b, w in cases:
     body = struct.pack(FMT, a, b, w, *[0] * 13)
@@ -185,7 +188,12 @@ for a, b, w in cases:
         if addr[2] != socket.PACKET_OUTGOING:
             break
     if raw is None:
-        print("no answer to", (a, b, w))
+        if len(sys.argv) <= 5:
+            print("no answer to", (a, b, w))
+            bad += 1
+        continue
+    if len(sys.argv) > 5:
+        print("an answer from the rejected source")
         bad += 1
         continue
     got = struct.unpack(FMT, raw[14:34])
@@ -203,6 +211,9 @@ expect_ok "the keyless table's default action changed" \
 out=$(ip netns exec h1 /usr/bin/python3 "$signed_py" -9 -5 3 100 2>&1)
 grep -q "^signed cases: 1 wrong: 0$" <<<"$out" ||
 	fail "signed_arith: after the default action changed: $out"
+out=$(ip netns exec h1 /usr/bin/python3 "$signed_py" -9 -5 3 100 02:00:00:00:00:66 2>&1)
+grep -q "^signed cases: 1 wrong: 0$" <<<"$out" ||
+	fail "signed_arith: the source its tuple select rejects: $out"
 rm -f "$signed_py"
 tc filter del dev p1 ingress
 expect_ok "signed_arith deleted" tc p4template del pipeline/signed_arith

@@ -6,7 +6,8 @@
  * shift right, sign-extending casts, the unsigned view of a signed
  * value (a cast of the same width), signed locals, an action called
  * with an inout parameter, a switch on an int<8>, an assignment in a
- * parser state (run when the control starts), a function, a table keyed on
+ * parser state (run when the control starts), a function, a select on
+ * two fields and isValid() past its masked cases, a table keyed on
  * an int<8> whose action takes an int<8> parameter, and a keyless table
  * whose default action (the control plane may change it) stamps the
  * frame. */
@@ -66,9 +67,11 @@ parser MainParserImpl(
 {
     state start {
         pkt.extract(hdr.ethernet);
-        transition select(hdr.ethernet.etherType) {
-            0x5001  : parse_sig;
-            default : reject;
+        /* a tuple select: one source is turned away */
+        transition select(hdr.ethernet.srcAddr, hdr.ethernet.etherType) {
+            (0x020000000066, _) : reject;
+            (_, 0x5001)         : parse_sig;
+            default             : reject;
         }
     }
     state parse_sig {
@@ -135,7 +138,9 @@ control MainControlImpl(
         adjust.apply();
         stamp.apply();
         hdr.sig.pcopy = meta.pa;
-        hdr.sig.absb = (bit<8>) absval(hdr.sig.b);
+        if (hdr.sig.isValid()) {
+            hdr.sig.absb = (bit<8>) absval(hdr.sig.b);
+        }
         switch (hdr.sig.b) {
             -128:    { hdr.sig.sw = 1; }
             0:
