@@ -925,28 +925,21 @@ class Program(Expressions, Parts):
         self.scopes, self.scope_name = [self.control_scope, {}], "apply"
         out = self.part_calls([("cmds", seg) for seg in self.init_segs], base,
                               None, flag, lines)
+
+        def parts_of(stmts):
+            segs = [x for st in stmts for x in self.segments(st, None, "apply")]
+            end = self.new_label()
+            out.extend(x.replace("__END__", end)
+                       for x in self.part_calls(segs, base, None, flag, lines))
+            out.append(f"label {end}")
+
         if self.parser_stmts:
             with self.parser_names():
-                segs = [x for st in self.parser_stmts
-                        for x in self.segments(st, None, "apply")]
-                end = self.new_label()
-                out += [x.replace("__END__", end)
-                        for x in self.part_calls(segs, base, None, flag, lines)]
-                out.append(f"label {end}")
-        segs = [x for st in self.control.apply.body
-                for x in self.segments(st, None, "apply")]
-        end = self.new_label()
-        out += [x.replace("__END__", end)
-                for x in self.part_calls(segs, base, None, flag, lines)]
-        out.append(f"label {end}")
+                parts_of(self.parser_stmts)
+        parts_of(self.control.apply.body)
         if self.deparser_body:
             with self.deparser_names():
-                segs = [x for st in self.deparser_body
-                        for x in self.segments(st, None, "apply")]
-                end = self.new_label()
-                out += [x.replace("__END__", end)
-                        for x in self.part_calls(segs, base, None, flag, lines)]
-                out.append(f"label {end}")
+                parts_of(self.deparser_body)
         out = prune_labels(out + epilogue)
         if len(out) > MAX_CMDS:
             err(self.control, f"the apply block needs {len(out)} commands even "
