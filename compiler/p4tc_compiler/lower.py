@@ -1542,30 +1542,19 @@ class Program(Expressions, Parts):
         var = f"metadata.{self.pname}.pna_action_run"
         out.append(f"set {var} constant.bit32.0x0")
         self.call(e.a, out, params, where)
-        done = self.new_label()
-        labels, default, seen = [], None, set()
-        for c in s.cases:
-            lab = self.new_label()
-            if c.label is None:
-                default = lab
-            else:
-                if c.label.kind != "name" or c.label.name not in names:
-                    err(c, f"a case of this switch names an action of "
-                        f"{table.name}: {', '.join(names)}")
-                if c.label.name in seen:
-                    err(c, f"{c.label.name} twice")
-                seen.add(c.label.name)
-                num = self.action_number(c.label.name)
-                out.append(f"beq {var} constant.bit32.{num:#x} control jump {lab} / pipe")
-            labels.append((lab, c))
-        out.append(f"jump {default or done}")
-        # a case without a body falls through to the next one's, as P4 says
-        for i, (lab, c) in enumerate(labels):
-            out.append(f"label {lab}")
-            if c.body is not None:
-                self.stmt(c.body, out, params, end, where)
-                out.append(f"jump {done}")
-        out.append(f"label {done}")
+        seen = set()
+
+        def compare(c, lab):
+            if c.label.kind != "name" or c.label.name not in names:
+                err(c, f"a case of this switch names an action of "
+                    f"{table.name}: {', '.join(names)}")
+            if c.label.name in seen:
+                err(c, f"{c.label.name} twice")
+            seen.add(c.label.name)
+            num = self.action_number(c.label.name)
+            out.append(f"beq {var} constant.bit32.{num:#x} control jump {lab} / pipe")
+
+        self.switch_cases(s, out, params, end, where, compare)
 
     def switch_value(self, s, out, params, end, where):
         """switch (x) on a bit<N> or int<N> value (P4-16 12.7): X once,
@@ -1577,22 +1566,33 @@ class Program(Expressions, Parts):
                 "int<N> value")
         signed = bool(self.esigned(e, params))
         v = self.with_sign(self.value(e, out, params), signed, out, params)
+        seen = set()
+
+        def compare(c, lab):
+            n = self.const_value(c.label)
+            if n is None:
+                err(c.label, "a case label must be a constant")
+            k = self.with_sign(self.operand(c.label, "read", params, w),
+                               signed, out, params)
+            if k[0] in seen:
+                err(c, f"case {n} twice")
+            seen.add(k[0])
+            out.append(f"beq {v[0]} {k[0]} control jump {lab} / pipe")
+
+        self.switch_cases(s, out, params, end, where, compare)
+
+    def switch_cases(self, s, out, params, end, where, compare):
+        """The cases of switch S: COMPARE(case, label) writes the jump to
+        LABEL when the case's label matches; a case without a body falls
+        through to the next one's, as P4 says."""
         done = self.new_label()
-        labels, default, seen = [], None, set()
+        labels, default = [], None
         for c in s.cases:
             lab = self.new_label()
             if c.label is None:
                 default = lab
             else:
-                n = self.const_value(c.label)
-                if n is None:
-                    err(c.label, "a case label must be a constant")
-                k = self.with_sign(self.operand(c.label, "read", params, w),
-                                   signed, out, params)
-                if k[0] in seen:
-                    err(c, f"case {n} twice")
-                seen.add(k[0])
-                out.append(f"beq {v[0]} {k[0]} control jump {lab} / pipe")
+                compare(c, lab)
             labels.append((lab, c))
         out.append(f"jump {default or done}")
         for lab, c in labels:
