@@ -1498,8 +1498,13 @@ class Program(Expressions, Parts):
             taken = s.then if self.const_value(s.cond) else s.els
             if taken is not None:
                 self.stmt(taken, out, params, end, where)
-        elif k == "if" and s.els is None and self.is_return(s.then):
-            self.branch(s.cond, end, True, out, params)
+        elif k == "if" and s.els is None and self.is_return(s.then) and \
+                (self.is_return(s.then) == "return" or self.exit_label):
+            # if (c) return; / exit;: one branch to where it goes (an exit
+            # in an action called from the apply block ends the control,
+            # not the action)
+            self.branch(s.cond, end if self.is_return(s.then) == "return"
+                        else self.exit_label, True, out, params)
         elif k == "if":
             els = self.new_label()
             self.branch(s.cond, els, False, out, params)
@@ -1608,9 +1613,12 @@ class Program(Expressions, Parts):
 
     @staticmethod
     def is_return(s):
+        """"return" or "exit" when S is only that (without a value)."""
         while s.kind == "block" and len(s.body) == 1:
             s = s.body[0]
-        return s.kind in ("return", "exit") and getattr(s, "value", None) is None
+        if s.kind in ("return", "exit") and getattr(s, "value", None) is None:
+            return s.kind
+        return None
 
     def header_copy(self, s, out):
         """hdr.a = hdr.b (headers of one type): field by field.  P4 also
@@ -1878,10 +1886,20 @@ class Program(Expressions, Parts):
         self.scopes, self.scope_name = [self.control_scope, bind], name
         self.inlining.append(name)
         end = self.new_label()
+        # an exit in the body copies the out parameters out too, as P4 does
+        outer_exit, start = self.exit_label, len(out)
+        if back and outer_exit is not None:
+            self.exit_label = self.new_label()
         self.stmt(a.body, out, None, end, where)
+        inner_exit, self.exit_label = self.exit_label, outer_exit
         out.append(f"label {end}")
-        for lv, v in back:
-            out.append(f"set {lv[0]} {v[0]}")
+        copy = [f"set {lv[0]} {v[0]}" for lv, v in back]
+        out += copy
+        if inner_exit != outer_exit and \
+                any(re.search(rf"\bjump {inner_exit}\b", c) for c in out[start:]):
+            skip = self.new_label()
+            out += [f"jump {skip}", f"label {inner_exit}"] + copy + \
+                [f"jump {outer_exit}", f"label {skip}"]
         self.inlining.pop()
         self.scopes, self.scope_name = saved
 
