@@ -43,6 +43,12 @@ def err(node, msg):
     raise CompileError(node.loc, msg)
 
 
+def to_signed(v, w):
+    """The W bits of V as a two's complement number."""
+    v %= 1 << w
+    return v - (1 << w) if v >> (w - 1) & 1 else v
+
+
 class Expressions:
     """The expression half of Program (lower.py)."""
 
@@ -198,8 +204,8 @@ class Expressions:
         if v[0].startswith("constant."):
             if not signed or v[0].startswith("constant.int"):
                 return v
-            w, bits = v[1], int(v[0].rsplit(".", 1)[1], 16)
-            n = bits - (1 << w) if bits >> (w - 1) & 1 else bits
+            w = v[1]
+            n = to_signed(int(v[0].rsplit(".", 1)[1], 16), w)
             return (f"constant.int{w}.{n}", w, f"int{w}")
         if self.kernel_signed(v, params) == signed:
             return v
@@ -232,11 +238,6 @@ class Expressions:
             err(e, f"a cast from {fr} to {to} changes both the width and "
                 "the signedness: cast in two steps")
         return w, sg
-
-    def check_cast(self, e, params):
-        iw, isg = self.ewidth(e.a, params), self.esigned(e.a, params)
-        w, sg = self.cast_rule(e, iw, isg)
-        return w, iw, isg, sg
 
     # -- operands ----------------------------------------------------------------
     def is_leaf(self, e):
@@ -286,7 +287,8 @@ class Expressions:
             hi, lo = self.slice_bounds(e)
             return self.slice_of(self.value(e.a, out, params), lo, hi, out, e)
         if k == "cast":
-            w, iw, isg, sg = self.check_cast(e, params)
+            iw, isg = self.ewidth(e.a, params), self.esigned(e.a, params)
+            w, _ = self.cast_rule(e, iw, isg)
             inner = self.value(e.a, out, params, w)
             if iw is not None and iw > w:
                 return self.slice_of(inner, 0, w - 1, out, e)

@@ -24,7 +24,7 @@ does.  A send nothing can follow (final_send_calls()) goes at once.
 import contextlib
 import re
 
-from .exprs import CMP_OPS, Expressions
+from .exprs import CMP_OPS, Expressions, to_signed
 from .functions import Hoister, function_actions
 from .parts import MAX_CMDS, Parts
 from .source import CompileError
@@ -279,10 +279,7 @@ class Program(Expressions, Parts):
         """The value of constant E (V, held as its bits when typed) as a
         signed number when its type is an int<N>."""
         w = self.const_width(e)
-        if w and self.const_signed(e):
-            v %= 1 << w
-            return v - (1 << w) if v >> (w - 1) & 1 else v
-        return v
+        return to_signed(v, w) if w and self.const_signed(e) else v
 
     def const_width(self, e):
         """The width of a constant expression's type, None for an int."""
@@ -703,8 +700,8 @@ class Program(Expressions, Parts):
                 # the field's bits in the select field, most significant
                 # first as the header holds them
                 shift = lo + span - off - w
-                value |= (v & m & ((1 << w) - 1)) << shift
-                mask |= (m & ((1 << w) - 1)) << shift
+                value |= (v & m) << shift
+                mask |= m << shift
             if mask == 0:
                 default = nxt       # every value: the default (P4's _)
                 break
@@ -813,6 +810,7 @@ class Program(Expressions, Parts):
         self.scopes = [self.control_scope]
         self.where = "apply"
         self.inlining = []
+        self.exits_taken = set()    # exit labels jumped to (labels are unique)
         init = []           # segments: each self-contained
         for l in c.locals:
             if l.kind == "action":
@@ -1354,7 +1352,7 @@ class Program(Expressions, Parts):
             # constant, or 0..2^W - 1) is the number they are
             if not -(1 << w - 1) <= v < 1 << w:
                 err(at, f"{v} does not fit in int<{w}>")
-            return str(v - (1 << w) if v >> (w - 1) & 1 and v > 0 else v)
+            return str(to_signed(v, w))
         if v < 0 or v >> w:
             err(at, f"{v} does not fit in {w} bits")
         if tct == "ipv4":
@@ -1467,6 +1465,12 @@ class Program(Expressions, Parts):
         out.append(f"label {end}")
         return prune_labels(out)
 
+    def exit_target(self):
+        """Where an exit jumps (noted: inline() copies out parameters out
+        on the way only when its body took it)."""
+        self.exits_taken.add(self.exit_label)
+        return self.exit_label
+
     def stmt(self, s, out, params, end, where):
         k = s.kind
         self.start_statement()
@@ -1488,7 +1492,7 @@ class Program(Expressions, Parts):
                 err(s, "exit in an action a table runs is not supported "
                     "(P4TC runs it as its own program): return, then exit in "
                     "the apply block")
-            out.append(f"jump {self.exit_label}")
+            out.append(f"jump {self.exit_target()}")
         elif k == "assign" and self.hdr_ref(s.lhs, {self.chdr}) is not None:
             self.header_copy(s, out)
         elif k == "assign":
@@ -1504,7 +1508,7 @@ class Program(Expressions, Parts):
             # in an action called from the apply block ends the control,
             # not the action)
             self.branch(s.cond, end if self.is_return(s.then) == "return"
-                        else self.exit_label, True, out, params)
+                        else self.exit_target(), True, out, params)
         elif k == "if":
             els = self.new_label()
             self.branch(s.cond, els, False, out, params)
@@ -1887,7 +1891,7 @@ class Program(Expressions, Parts):
         self.inlining.append(name)
         end = self.new_label()
         # an exit in the body copies the out parameters out too, as P4 does
-        outer_exit, start = self.exit_label, len(out)
+        outer_exit = self.exit_label
         if back and outer_exit is not None:
             self.exit_label = self.new_label()
         self.stmt(a.body, out, None, end, where)
@@ -1895,11 +1899,10 @@ class Program(Expressions, Parts):
         out.append(f"label {end}")
         copy = [f"set {lv[0]} {v[0]}" for lv, v in back]
         out += copy
-        if inner_exit != outer_exit and \
-                any(re.search(rf"\bjump {inner_exit}\b", c) for c in out[start:]):
+        if inner_exit != outer_exit and inner_exit in self.exits_taken:
             skip = self.new_label()
             out += [f"jump {skip}", f"label {inner_exit}"] + copy + \
-                [f"jump {outer_exit}", f"label {skip}"]
+                [f"jump {self.exit_target()}", f"label {skip}"]
         self.inlining.pop()
         self.scopes, self.scope_name = saved
 
